@@ -1,0 +1,28 @@
+"""Labels: a plain list, latest first; create answers 201 with the label."""
+
+from __future__ import annotations
+
+from pydantic import TypeAdapter
+
+from app.api import routes
+from app.api.resource import Resource
+from app.models.labels import Label
+from app.models.requests import LabelInput
+
+_LABEL = TypeAdapter(Label)
+_LABELS = TypeAdapter(list[Label])
+
+
+class LabelsApi(Resource):
+    async def list(self) -> list[Label]:
+        """Raises `NotFound(route_missing=True)` on deployments without labels."""
+        return await self._call(_LABELS, "GET", routes.LABELS)
+
+    async def create(self, label: LabelInput) -> Label:
+        return await self._call(_LABEL, "POST", routes.LABELS, body=self._wire(label))
+
+    async def update(self, label_id: str, label: LabelInput) -> Label:
+        return await self._call(_LABEL, "PUT", routes.label(label_id), body=self._wire(label))
+
+    async def delete(self, label_id: str) -> None:
+        await self._send("DELETE", routes.label(label_id))

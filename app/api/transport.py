@@ -1,0 +1,331 @@
+"""The one place that sends HTTP: authentication, retries, and turning answers into errors.
+
+Retry rules (DESIGN.md): a request is tried again only when doing so cannot do harm.
+- Never sent (connect error, connect/pool timeout): every method is retried.
+- Refused by the server (429, honouring Retry-After up to `max_retry_after`): every method.
+- 502/503/504: GET, PUT and DELETE.
+- Sent, then no answer (read timeout, dropped connection): GET only. PUT/DELETE raise at once
+  (the change may or may not have been made); a POST raises `OutcomeUnknown` and is never
+  resent, because it could create the thing twice.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Callable, Mapping
+from datetime import UTC, tzinfo
+from typing import Any
+
+import httpx
+
+from app.api import errors as e
+from app.api.retry import SYSTEM_CLOCK, Clock, RetryHook, RetryPolicy, parse_retry_after
+from app.api.routes import REDUCED_ROUTE_SET
+
+log = logging.getLogger("app.api")
+
+USER_AGENT = "Postdesk/0.1"
+IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE"})
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
+_EXCERPT_CHARS = 200
+_SECRET_MASK = "[redacted]"
+
+Files = Mapping[str, tuple[str, bytes, str]]
+
+_AUTH_MESSAGES: dict[str, type[e.AuthError]] = {
+    "unauthenticated.": e.Unauthenticated,
+    "token expired.": e.TokenExpired,
+    "token not found.": e.TokenNotFound,
+    "no workspace selected.": e.NoWorkspaceSelected,
+}
+_FORBIDDEN_MESSAGES: dict[str, type[e.PermissionDenied]] = {
+    "insufficient workspace permissions.": e.InsufficientPermissions,
+    "workspace access denied.": e.WorkspaceAccessDenied,
+    "personal access token required.": e.PersonalAccessTokenRequired,
+    "this action is unauthorized.": e.Unauthorized,
+}
+# These answers only make sense from the API itself; a web page with one of them is a proxy,
+# captive portal or a wrong address talking.
+_STATUSES_NEEDING_JSON = frozenset({401, 402, 403, 422})
+
+
+def redact_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    """A copy safe to log: credentials replaced."""
+    sensitive = {"authorization", "proxy-authorization", "cookie", "set-cookie"}
+    return {k: (_SECRET_MASK if k.lower() in sensitive else v) for k, v in headers.items()}
+
+
+def _key_problem(api_key: str) -> str | None:
+    if not api_key:
+        return "No API key was given."
+    if any(not ("!" <= ch <= "~") for ch in api_key):
+        # Also keeps the key out of httpx's "illegal header value" messages.
+        return "The API key contains spaces, line breaks or characters an API key cannot have."
+    return None
+
+
+class Transport:
+    """One long-lived `httpx.AsyncClient` plus the retry and error rules above."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        server_tz: tzinfo = UTC,
+        transport: httpx.AsyncBaseTransport | None = None,
+        timeout: float = 20.0,
+        retry: RetryPolicy | None = None,
+        clock: Clock = SYSTEM_CLOCK,
+        on_retry: RetryHook | None = None,
+        rng: Callable[[], float] | None = None,
+    ) -> None:
+        api_key = api_key.strip()
+        self.server_tz = server_tz
+        self.retry = retry or RetryPolicy()
+        self.clock = clock
+        self.on_retry = on_retry
+        self._rng = rng
+        self._api_key = api_key
+        self._setup_error: e.ApiError | None = None
+        problem = _key_problem(api_key)
+        if problem is not None:
+            self._setup_error = e.Unauthenticated(problem)
+        headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
+        if problem is None:
+            headers["Authorization"] = f"Bearer {api_key}"
+        try:
+            self._client = httpx.AsyncClient(
+                base_url=base_url.strip().rstrip("/"),
+                headers=headers,
+                timeout=httpx.Timeout(timeout),
+                transport=transport,
+                follow_redirects=False,
+            )
+        except httpx.InvalidURL:
+            self._setup_error = self._setup_error or _bad_address()
+            self._client = httpx.AsyncClient(headers=headers, transport=transport)
+
+    def __repr__(self) -> str:
+        return f"Transport(base_url={str(self._client.base_url)!r})"
+
+    @property
+    def base_url(self) -> str:
+        return str(self._client.base_url).rstrip("/")
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    def scrub(self, text: str) -> str:
+        """Remove the API key from text that came from elsewhere (server bodies, messages)."""
+        return text.replace(self._api_key, _SECRET_MASK) if self._api_key else text
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, str | int] | None = None,
+        json_body: Any = None,
+        files: Files | None = None,
+        retry_statuses: frozenset[int] | None = None,
+    ) -> Any:
+        """Send, retry as allowed, and return the decoded JSON (None for an empty answer).
+
+        `retry_statuses` narrows which statuses are retried here (callers that handle 429
+        themselves, like the paginator or the audio budget, pass a smaller set).
+        """
+        if self._setup_error is not None:
+            raise self._setup_error
+        method = method.upper()
+        allowed = RETRY_STATUSES if retry_statuses is None else retry_statuses
+        if method not in IDEMPOTENT:
+            allowed = allowed & {429}
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s %s headers=%s", method, path, redact_headers(self._client.headers))
+        attempt = 0
+        while True:
+            attempt += 1
+            last_try = attempt >= self.retry.max_attempts
+            try:
+                response = await self._client.request(
+                    method,
+                    path,
+                    params=dict(params) if params else None,
+                    json=json_body,
+                    files=dict(files) if files else None,
+                )
+            except (httpx.HTTPError, httpx.InvalidURL) as exc:
+                error, retryable = self._transport_failure(method, path, exc)
+                log.debug("%s %s failed on attempt %d: %r", method, path, attempt, error)
+                if not retryable or last_try:
+                    raise error from exc
+                await self._wait(attempt, self.retry.backoff(attempt, *self._rng_args()), error)
+                continue
+            log.debug(
+                "%s %s -> %d (attempt %d)", method, response.url, response.status_code, attempt
+            )
+            if 200 <= response.status_code < 300:
+                return self._decode_success(method, path, response)
+            error = self._error_from_response(method, path, response)
+            if response.status_code not in allowed or last_try:
+                raise error
+            # Retry-After is honoured on any retried status (a 503 may carry one too).
+            retry_after = parse_retry_after(response.headers)
+            if retry_after is not None:
+                if retry_after > self.retry.max_retry_after:
+                    raise error
+                delay = retry_after
+            else:
+                delay = self.retry.backoff(attempt, *self._rng_args())
+            await self._wait(attempt, delay, error)
+
+    def _rng_args(self) -> tuple[Callable[[], float], ...]:
+        return (self._rng,) if self._rng is not None else ()
+
+    async def _wait(self, attempt: int, delay: float, error: e.ApiError) -> None:
+        log.info("Retrying in %.1f s after: %s", delay, error.message)
+        if self.on_retry is not None:
+            self.on_retry(attempt, delay, error)
+        await self.clock.sleep(delay)
+
+    # -- failures without an answer -------------------------------------------------------
+
+    def _transport_failure(
+        self, method: str, path: str, exc: httpx.HTTPError | httpx.InvalidURL
+    ) -> tuple[e.ApiError, bool]:
+        """(error to raise, whether retrying is safe)."""
+        if isinstance(exc, httpx.UnsupportedProtocol | httpx.InvalidURL):
+            return _bad_address(), False
+        if isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout):
+            return e.ConnectionFailed("Connecting to the server timed out."), True
+        if isinstance(exc, httpx.ConnectError | httpx.ProxyError):
+            return e.ConnectionFailed(), True
+        if isinstance(exc, httpx.TimeoutException | httpx.NetworkError | httpx.RemoteProtocolError):
+            timed_out = isinstance(exc, httpx.TimeoutException)
+            if method not in IDEMPOTENT:
+                return e.OutcomeUnknown(
+                    "No answer came after sending; it is unknown whether the server saved it."
+                    if timed_out
+                    else None
+                ), False
+            if method in ("GET", "HEAD"):
+                if timed_out:
+                    return e.RequestTimedOut(), True
+                return e.ConnectionFailed(
+                    "The connection to the server was lost before it answered."
+                ), True
+            if timed_out:
+                return e.RequestTimedOut(
+                    "The server did not answer in time; the change may or may not have been saved."
+                ), False
+            return e.ConnectionFailed(
+                "The connection was lost before the server answered; the change may or may not "
+                "have been saved.",
+                hint="Refresh to see whether the change was saved, then try again if needed.",
+            ), False
+        return e.ProtocolError(f"The server's answer could not be read ({type(exc).__name__})."), (
+            False
+        )
+
+    # -- answers ------------------------------------------------------------------------
+
+    def _excerpt(self, response: httpx.Response) -> str:
+        text = response.content[:4096].decode("utf-8", errors="replace")
+        return self.scrub(" ".join(text.split()))[:_EXCERPT_CHARS]
+
+    def _decode_success(self, method: str, path: str, response: httpx.Response) -> Any:
+        if response.status_code == 204 or not response.content.strip():
+            return None
+        try:
+            return json.loads(response.content)
+        except (ValueError, UnicodeDecodeError):
+            raise self._not_json(method, path, response) from None
+
+    def _not_json(self, method: str, path: str, response: httpx.Response) -> e.ProtocolError:
+        excerpt = self._excerpt(response)
+        title = _html_title(response)
+        if title is not None or "html" in response.headers.get("content-type", ""):
+            shown = f" (“{self.scrub(title)}”)" if title else ""
+            message = (
+                f"The server answered {method} {path} with a web page{shown} "
+                f"(HTTP {response.status_code}) instead of API data."
+            )
+        else:
+            message = (
+                f"The server's answer to {method} {path} (HTTP {response.status_code}) "
+                "is not valid JSON."
+            )
+        return e.ProtocolError(message, status=response.status_code, excerpt=excerpt)
+
+    def _error_from_response(self, method: str, path: str, response: httpx.Response) -> e.ApiError:
+        status = response.status_code
+        body: Any
+        try:
+            body = json.loads(response.content) if response.content.strip() else None
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        if not isinstance(body, dict):
+            if status in _STATUSES_NEEDING_JSON or not 400 <= status < 600:
+                return self._not_json(method, path, response)
+            body = {}
+        raw_message = body.get("message")
+        message = self.scrub(raw_message.strip()) if isinstance(raw_message, str) else None
+        message = message or None
+        key = (message or "").lower()
+        if status == 401:
+            return _AUTH_MESSAGES.get(key, e.AuthError)(message, status=status)
+        if status == 402:
+            return e.PaymentRequired(message, status=status)
+        if status == 403:
+            return _FORBIDDEN_MESSAGES.get(key, e.PermissionDenied)(message, status=status)
+        if status == 404:
+            return e.NotFound(message, route_missing=path in REDUCED_ROUTE_SET)
+        if status == 422:
+            return e.ValidationFailed(message, errors=self._field_errors(body.get("errors")))
+        if status == 429:
+            name = body.get("name")
+            return e.RateLimited(
+                message,
+                retry_after=parse_retry_after(response.headers),
+                name=name if isinstance(name, str) else None,
+            )
+        if status == 502:
+            return e.UpstreamFailed(message, status=status)
+        if 500 <= status < 600:
+            return e.ServerError(message or f"The server failed (HTTP {status}).", status=status)
+        detail = f": {message}" if message else "."
+        return e.ProtocolError(
+            f"The server answered {method} {path} with an unexpected status {status}{detail}",
+            status=status,
+            excerpt=self._excerpt(response),
+        )
+
+    def _field_errors(self, raw: Any) -> dict[str, list[str]]:
+        if not isinstance(raw, dict):
+            return {}
+        result: dict[str, list[str]] = {}
+        for field, messages in raw.items():
+            items = messages if isinstance(messages, list) else [messages]
+            result[str(field)] = [self.scrub(str(m)) for m in items if m is not None]
+        return result
+
+
+_TITLE = re.compile(rb"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+
+
+def _html_title(response: httpx.Response) -> str | None:
+    match = _TITLE.search(response.content[:8192])
+    if match is None:
+        return None
+    title = " ".join(match.group(1).decode("utf-8", errors="replace").split())
+    return title[:80] or None
+
+
+def _bad_address() -> e.ConnectionFailed:
+    return e.ConnectionFailed(
+        "The server address is not a valid web address.",
+        hint="Enter the full API address, starting with https:// and usually ending in /api.",
+    )

@@ -1,0 +1,333 @@
+"""Workspace profiles (name, base URL, server time zone) and where the app keeps its files.
+
+Profiles live in one JSON file in the XDG config folder. API keys never go there: they are kept
+by `app.secrets.KeyVault`. Paths are computed on every access so that a changed `XDG_*`
+environment (tests) takes effect at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import json
+import os
+import re
+import tempfile
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import platformdirs
+
+APP_NAME = "postdesk"
+PROFILES_FILE = "profiles.json"
+FILE_FORMAT_VERSION = 1
+
+_PROFILE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_HOST = re.compile(r"^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?)+$")
+
+
+class ConfigError(Exception):
+    """The configuration could not be read or written; the message says what to do."""
+
+
+def normalize_base_url(text: str) -> str:
+    """Turn what a user typed into the API base URL: `example.com` -> `https://example.com/api`.
+
+    The spec puts every route under `/api` for hosted and self-hosted instances alike, so the
+    suffix is added when missing. Raises ValueError with a message meant for the user.
+    """
+    candidate = text.strip()
+    if not candidate:
+        raise ValueError("Enter the address of your workspace, for example https://example.com.")
+    if any(character.isspace() for character in candidate):
+        raise ValueError("The address cannot contain spaces.")
+    if not _SCHEME.match(candidate):
+        candidate = "https://" + candidate
+    parts = urlsplit(candidate)
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        raise ValueError("The address must start with https:// (or http:// for a local server).")
+    if parts.query or parts.fragment:
+        raise ValueError("The address cannot contain '?' or '#'; enter just the server address.")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError("Do not put a user name or password in the address.")
+    host = parts.hostname or ""
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError("The port number in the address is not valid.") from None
+    if not host or not (_HOST.match(host) or _is_ip_literal(host)):
+        raise ValueError(f"'{text.strip()}' does not look like a server address.")
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None:
+        netloc = f"{netloc}:{port}"
+    path = parts.path.rstrip("/")
+    if not path.endswith("/api"):
+        path = f"{path}/api"
+    return urlunsplit((scheme, netloc, path, "", ""))
+
+
+def _is_ip_literal(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One workspace the user connects to. The API key is stored apart, by profile id."""
+
+    id: str
+    name: str
+    base_url: str
+    server_timezone: str = "UTC"
+    is_demo: bool = False
+    _tz: ZoneInfo = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not _PROFILE_ID.match(self.id):
+            raise ValueError(f"Invalid profile id {self.id!r}.")
+        if not self.name.strip():
+            raise ValueError("A workspace needs a name.")
+        if not self.base_url.strip():
+            raise ValueError("A workspace needs an address.")
+        try:
+            tz = ZoneInfo(self.server_timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"Unknown time zone {self.server_timezone!r}; use a name like UTC or Europe/Berlin."
+            ) from None
+        object.__setattr__(self, "_tz", tz)
+
+    @classmethod
+    def create(
+        cls, name: str, base_url: str, server_timezone: str = "UTC", *, is_demo: bool = False
+    ) -> Profile:
+        """A new profile with a fresh id; the address is normalized (ValueError on junk)."""
+        return cls(
+            id=uuid.uuid4().hex,
+            name=name.strip(),
+            base_url=normalize_base_url(base_url),
+            server_timezone=server_timezone,
+            is_demo=is_demo,
+        )
+
+    @property
+    def server_tz(self) -> ZoneInfo:
+        return self._tz
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "base_url": self.base_url,
+            "server_timezone": self.server_timezone,
+            "is_demo": self.is_demo,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Profile:
+        if not isinstance(data, dict):
+            raise ValueError("a profile entry is not an object")
+        values = {
+            "id": data.get("id"),
+            "name": data.get("name"),
+            "base_url": data.get("base_url"),
+            "server_timezone": data.get("server_timezone", "UTC"),
+        }
+        for key, value in values.items():
+            if not isinstance(value, str):
+                raise ValueError(f"a profile entry has no valid {key!r}")
+        is_demo = data.get("is_demo", False)
+        if not isinstance(is_demo, bool):
+            raise ValueError("a profile entry has an invalid 'is_demo'")
+        return cls(is_demo=is_demo, **values)
+
+
+class Paths:
+    """Where Postdesk keeps its files (XDG on Linux, via platformdirs)."""
+
+    @property
+    def config_dir(self) -> Path:
+        return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+    @property
+    def data_dir(self) -> Path:
+        return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+    @property
+    def cache_dir(self) -> Path:
+        return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+    def profile_db(self, profile_id: str) -> Path:
+        """The SQLite file of one workspace (cache, local drafts, outbox)."""
+        if not _PROFILE_ID.match(profile_id):
+            raise ValueError(f"Invalid profile id {profile_id!r}.")
+        return self.data_dir / "workspaces" / f"{profile_id}.sqlite3"
+
+    def __repr__(self) -> str:
+        return f"Paths(config={self.config_dir}, data={self.data_dir}, cache={self.cache_dir})"
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write via a temp file in the same folder + os.replace: a crash leaves old or new."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temp_name = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+    )
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise
+
+
+def move_aside(path: Path, label: str = "corrupt") -> Path:
+    """Rename a damaged file to `<name>.<label>-<UTC timestamp>` so nothing is lost."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.{label}-{stamp}")
+    counter = 1
+    while target.exists():
+        target = path.with_name(f"{path.name}.{label}-{stamp}-{counter}")
+        counter += 1
+    os.replace(path, target)
+    return target
+
+
+@dataclass
+class _ProfilesFile:
+    profiles: list[Profile]
+    active_id: str | None
+
+
+class ProfileStore:
+    """The list of workspaces and which one is active, in `profiles.json` in the config folder.
+
+    Every call reads the file afresh and every change rewrites it atomically, so two windows (or a
+    crash) never leave a half-written file. A file that cannot be understood is moved aside and
+    reported with ConfigError; the next call starts from an empty list.
+    """
+
+    def __init__(self, paths: Paths | None = None) -> None:
+        self._paths = paths or Paths()
+
+    @property
+    def path(self) -> Path:
+        return self._paths.config_dir / PROFILES_FILE
+
+    def load(self) -> list[Profile]:
+        return self._read().profiles
+
+    def save(self, profiles: list[Profile]) -> None:
+        ids = [profile.id for profile in profiles]
+        if len(set(ids)) != len(ids):
+            raise ValueError("Two workspaces have the same id.")
+        active = self._read_or_empty().active_id
+        self._write(_ProfilesFile(list(profiles), active if active in ids else None))
+
+    def add(self, profile: Profile) -> None:
+        current = self._read()
+        if any(existing.id == profile.id for existing in current.profiles):
+            raise ValueError(f"A workspace with id {profile.id} already exists.")
+        self._write(_ProfilesFile([*current.profiles, profile], current.active_id))
+
+    def update(self, profile: Profile) -> None:
+        """Replace the profile with the same id (rename, new address, new time zone)."""
+        current = self._read()
+        if not any(existing.id == profile.id for existing in current.profiles):
+            raise KeyError(profile.id)
+        profiles = [profile if p.id == profile.id else p for p in current.profiles]
+        self._write(_ProfilesFile(profiles, current.active_id))
+
+    def remove(self, profile_id: str) -> None:
+        current = self._read()
+        profiles = [profile for profile in current.profiles if profile.id != profile_id]
+        active = None if current.active_id == profile_id else current.active_id
+        self._write(_ProfilesFile(profiles, active))
+
+    def get(self, profile_id: str) -> Profile | None:
+        return next((p for p in self.load() if p.id == profile_id), None)
+
+    @property
+    def active_id(self) -> str | None:
+        return self._read().active_id
+
+    @active_id.setter
+    def active_id(self, profile_id: str | None) -> None:
+        current = self._read()
+        if profile_id is not None and not any(p.id == profile_id for p in current.profiles):
+            raise KeyError(profile_id)
+        self._write(_ProfilesFile(current.profiles, profile_id))
+
+    def active(self) -> Profile | None:
+        current = self._read()
+        return next((p for p in current.profiles if p.id == current.active_id), None)
+
+    def _read_or_empty(self) -> _ProfilesFile:
+        try:
+            return self._read()
+        except ConfigError:
+            return _ProfilesFile([], None)
+
+    def _read(self) -> _ProfilesFile:
+        path = self.path
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return _ProfilesFile([], None)
+        except OSError as exc:
+            raise ConfigError(
+                f"Could not read the workspace list {path}: {exc.strerror or exc}."
+            ) from None
+        try:
+            return _parse(text)
+        except ValueError as exc:
+            moved = move_aside(path)
+            raise ConfigError(
+                f"The workspace list {path} was damaged ({exc}). It was moved to {moved.name} "
+                "so nothing is lost; please add your workspaces again."
+            ) from None
+
+    def _write(self, content: _ProfilesFile) -> None:
+        document = {
+            "version": FILE_FORMAT_VERSION,
+            "active_profile": content.active_id,
+            "profiles": [profile.to_json() for profile in content.profiles],
+        }
+        try:
+            write_atomically(self.path, json.dumps(document, indent=2) + "\n")
+        except OSError as exc:
+            raise ConfigError(
+                f"Could not save the workspace list to {self.path}: {exc.strerror or exc}."
+            ) from None
+
+
+def _parse(text: str) -> _ProfilesFile:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("profiles"), list):
+        raise ValueError("no list of profiles")
+    version = document.get("version", FILE_FORMAT_VERSION)
+    if not isinstance(version, int) or version > FILE_FORMAT_VERSION:
+        raise ValueError(f"written by a newer Postdesk (format {version})")
+    profiles = [Profile.from_json(entry) for entry in document["profiles"]]
+    ids = [profile.id for profile in profiles]
+    if len(set(ids)) != len(ids):
+        raise ValueError("two profiles share an id")
+    active = document.get("active_profile")
+    return _ProfilesFile(profiles, active if isinstance(active, str) and active in ids else None)

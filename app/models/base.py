@@ -1,0 +1,93 @@
+"""Shared pieces of the wire models: tolerant base class and the two timestamp formats.
+
+REST timestamps are `Y-m-d H:i:s` with no zone; they are read in the profile's server time zone,
+passed as validation context (`{"server_tz": ZoneInfo}`), UTC when absent. Webhook timestamps are
+ISO 8601 with an offset and parse as such.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, tzinfo
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    PlainSerializer,
+    SerializationInfo,
+    ValidationInfo,
+)
+
+REST_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+class WireModel(BaseModel):
+    """Base of every model read from the server: unknown fields are kept, never rejected."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+def server_tz_from(context: Any) -> tzinfo:
+    if isinstance(context, dict):
+        tz = context.get("server_tz")
+        if isinstance(tz, tzinfo):
+            return tz
+    return UTC
+
+
+def parse_rest_datetime(value: str, tz: tzinfo = UTC) -> datetime:
+    """`Y-m-d H:i:s` in the server zone -> aware datetime. An ISO string with an offset is kept."""
+    try:
+        return datetime.strptime(value, REST_FORMAT).replace(tzinfo=tz)
+    except ValueError:
+        parsed = datetime.fromisoformat(value)
+        return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=tz)
+
+
+def format_rest_datetime(value: datetime, tz: tzinfo = UTC) -> str:
+    """Aware datetime -> `Y-m-d H:i:s` wall time in the server zone (naive is taken as UTC)."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(tz).strftime(REST_FORMAT)
+
+
+def _validate_rest(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, str):
+        return parse_rest_datetime(value, server_tz_from(info.context))
+    if isinstance(value, datetime) and value.tzinfo is None:
+        return value.replace(tzinfo=server_tz_from(info.context))
+    return value
+
+
+def _serialize_rest(value: datetime, info: SerializationInfo) -> str:
+    return format_rest_datetime(value, server_tz_from(info.context))
+
+
+def _none_as_empty_list(value: Any) -> Any:
+    return [] if value is None else value
+
+
+def _none_as_empty_dict(value: Any) -> Any:
+    return {} if value is None else value
+
+
+def _id_as_str(value: Any) -> Any:
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+RestDateTime = Annotated[
+    datetime,
+    BeforeValidator(_validate_rest),
+    PlainSerializer(_serialize_rest, return_type=str, when_used="json"),
+]
+"""A REST `Y-m-d H:i:s` timestamp, aware, in the server time zone."""
+
+IsoDateTime = datetime
+"""A webhook-side ISO 8601 timestamp with offset (pydantic parses these natively)."""
+
+Id = Annotated[str, BeforeValidator(_id_as_str)]
+"""Identifiers are opaque strings; an integer id from a tolerant route is turned into one."""
+
+ListOrNull = BeforeValidator(_none_as_empty_list)
+DictOrNull = BeforeValidator(_none_as_empty_dict)

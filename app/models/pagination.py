@@ -1,0 +1,69 @@
+"""The Laravel pagination envelope (spec §2 Pagination envelope).
+
+`links` is absent on some lists and `meta` may carry only `current_page`, `per_page`, `total`
+(repurpose items), so everything but `data` is optional and `last_page` can be derived.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Generic, TypeVar
+
+from pydantic import Field
+
+from app.models.base import ListOrNull, WireModel
+
+T = TypeVar("T")
+
+
+class PageLinks(WireModel):
+    first: str | None = None
+    last: str | None = None
+    prev: str | None = None
+    next: str | None = None
+
+
+class MetaLink(WireModel):
+    url: str | None = None
+    label: str | None = None
+    page: int | None = None
+    active: bool = False
+
+
+class PageMeta(WireModel):
+    current_page: int = 1
+    from_: int | None = Field(default=None, alias="from")
+    to: int | None = None
+    last_page: int | None = None
+    per_page: int | None = None
+    total: int | None = None
+    path: str | None = None
+    links: list[MetaLink] | None = None
+
+
+class Page(WireModel, Generic[T]):
+    data: Annotated[list[T], ListOrNull] = Field(default_factory=list)
+    links: PageLinks | None = None
+    meta: PageMeta = Field(default_factory=PageMeta)
+
+    @property
+    def page_number(self) -> int:
+        return self.meta.current_page
+
+    @property
+    def last_page(self) -> int:
+        """Last page number, from `meta.last_page` or, failing that, `total` / `per_page`."""
+        if self.meta.last_page is not None:
+            return max(self.meta.last_page, 1)
+        if self.meta.total is not None and self.meta.per_page:
+            return max(math.ceil(self.meta.total / self.meta.per_page), 1)
+        if self.links is not None and self.links.next is None:
+            return self.meta.current_page
+        # Unknown size: keep going while pages are full.
+        return self.meta.current_page + (1 if self.data else 0)
+
+    @property
+    def has_next(self) -> bool:
+        if self.links is not None and (self.links.next is not None or self.links.last is not None):
+            return self.links.next is not None
+        return self.meta.current_page < self.last_page

@@ -1,0 +1,5 @@
+import sys
+
+from app.sandbox.cli import main
+
+sys.exit(main())

@@ -1,0 +1,5 @@
+"""Local SQLite storage of a workspace (see README.md in this folder)."""
+
+from app.store.workspace_cache import CacheError, CacheReset, RefreshMark, WorkspaceCache
+
+__all__ = ["CacheError", "CacheReset", "RefreshMark", "WorkspaceCache"]

@@ -1,0 +1,153 @@
+"""How a Post is written to and read from the cache: a JSON body plus the columns we query on.
+
+The body keeps every field the server sent, unknown ones included (`exclude_unset` also keeps the
+difference between "absent" and "null"). Timestamps are written as ISO 8601 with the offset and,
+in brackets, the zone (RFC 9557: `2026-10-25T02:30:00+02:00[Europe/Berlin]`). That is lossless:
+the REST `Y-m-d H:i:s` form drops zone and sub-seconds, and the zone name matters because Python
+never finds a time in a DST fold equal to the same instant in a fixed-offset zone.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from pydantic import BaseModel
+
+from app.models import Label, Post, SocialAccountSummary
+
+# Sorting as text must equal sorting in time, so the width is fixed and the zone is always UTC.
+_UTC_TEXT = "%Y-%m-%d %H:%M:%S.%f"
+
+
+@dataclass(frozen=True)
+class PostRow:
+    id: str
+    scheduled_utc: str | None
+    calendar_utc: str | None
+    created_utc: str | None
+    status: str
+    body: str
+    account_ids: frozenset[str]
+    label_ids: frozenset[str]
+
+
+def utc_text(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        raise ValueError("an aware datetime is needed (naive times are ambiguous)")
+    return moment.astimezone(UTC).strftime(_UTC_TEXT)
+
+
+def utc_from_text(text: str) -> datetime:
+    return datetime.strptime(text, _UTC_TEXT).replace(tzinfo=UTC)
+
+
+def calendar_time(post: Post) -> datetime | None:
+    """Where the calendar shows a post: its schedule, or when it went out if it had none
+    (a "publish now" post has no `scheduled_at` but belongs on the day it was published)."""
+    return post.scheduled_at or post.published_at
+
+
+def dump_model(model: BaseModel) -> str:
+    """Stable JSON of a wire model (sorted keys: the same data always gives the same text)."""
+    return json.dumps(
+        model.model_dump(exclude_unset=True),
+        default=_json_default,
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+
+
+def load_label(body: str) -> Label:
+    return Label.model_validate(_revive(json.loads(body)))
+
+
+def load_account(body: str) -> SocialAccountSummary:
+    return SocialAccountSummary.model_validate(_revive(json.loads(body)))
+
+
+def encode_post(post: Post) -> PostRow:
+    body = dump_model(post)
+    calendar = calendar_time(post)
+    return PostRow(
+        id=post.id,
+        scheduled_utc=None if post.scheduled_at is None else utc_text(post.scheduled_at),
+        calendar_utc=None if calendar is None else utc_text(calendar),
+        created_utc=None if post.created_at is None else utc_text(post.created_at),
+        status=post.status,
+        body=body,
+        account_ids=frozenset(_account_ids(post)),
+        label_ids=frozenset(label.id for label in post.labels),
+    )
+
+
+def decode_post(body: str) -> Post:
+    return Post.model_validate(_revive(json.loads(body)))
+
+
+def _account_ids(post: Post) -> set[str]:
+    ids: set[str] = set()
+    for platform in post.platforms:
+        if platform.social_account is not None:
+            ids.add(platform.social_account.id)
+        elif isinstance(extra := (platform.model_extra or {}).get("social_account_id"), str):
+            ids.add(extra)
+    return ids
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            return value.isoformat()
+        tz = value.tzinfo
+        zone = tz.key if isinstance(tz, ZoneInfo) and tz.key else _offset_text(value.utcoffset())
+        return f"{value.isoformat()}[{zone}]"
+    raise TypeError(f"cannot store a {type(value).__name__} in the cache")
+
+
+def _revive(node: Any) -> Any:
+    """Turn our tagged timestamps back into datetimes, anywhere in the tree, in place."""
+    if type(node) is dict:
+        for key, value in node.items():
+            if type(value) is str:
+                if value.endswith("]"):
+                    node[key] = _parse_tagged(value)
+            elif type(value) is dict or type(value) is list:
+                _revive(value)
+    elif type(node) is list:
+        for index, value in enumerate(node):
+            if type(value) is str:
+                if value.endswith("]"):
+                    node[index] = _parse_tagged(value)
+            elif type(value) is dict or type(value) is list:
+                _revive(value)
+    return node
+
+
+@functools.lru_cache(maxsize=8192)  # label and account timestamps repeat across many posts
+def _parse_tagged(text: str) -> Any:
+    stamp, bracket, zone = text[:-1].rpartition("[")
+    if not bracket:
+        return text
+    try:
+        moment = datetime.fromisoformat(stamp)
+        if moment.tzinfo is None:
+            return text
+        if zone[:1] in "+-":
+            return moment if _offset_text(moment.utcoffset()) == zone else text
+        return moment.astimezone(ZoneInfo(zone))
+    except (ValueError, KeyError):
+        return text
+
+
+def _offset_text(offset: timedelta | None) -> str:
+    seconds = int((offset or timedelta()).total_seconds())
+    sign = "-" if seconds < 0 else "+"
+    hours, rest = divmod(abs(seconds), 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{sign}{hours:02d}:{minutes:02d}" + (f":{seconds:02d}" if seconds else "")

@@ -1,0 +1,270 @@
+"""Background sync of one workspace: server -> WorkspaceCache, reported as SyncState.
+
+- A full refresh reads accounts, labels and every page of `/posts` (pages concurrently, the bound
+  halving on 429) and stores them in one transaction. Nothing is written until everything was
+  read, so a refresh that fails half-way leaves the last good data untouched.
+- A light refresh re-reads the first pages (the furthest-out schedule) and merges them with the
+  rule of `WorkspaceCache.merge_first_pages`; the few posts that rule would drop are read one by
+  one first, so a post moved to an earlier time is kept and only a 404 removes it.
+- `run_forever` starts with a full refresh, then runs light ones every `light_every` seconds and a
+  full one every `full_every`. After a failure it retries with a full refresh: soon with capped
+  backoff when offline or failing, after `Retry-After` when rate limited, and only at the
+  `full_every` pace (or when asked) when a new key or a subscription is needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+from app.api.client import ApiClient
+from app.api.errors import ApiError, NotFound, RateLimited
+from app.models import Label, Page, Post, SocialAccountSummary
+from app.store import CacheError, WorkspaceCache
+from app.sync.state import SHOWING_SAVED_COPY, Phase, SyncState, needs_the_user, phase_of
+
+log = logging.getLogger(__name__)
+
+RefreshKind = Literal["full", "light"]
+MAX_MISSES_CHECKED = 10
+
+
+class SyncService:
+    def __init__(
+        self,
+        client: ApiClient,
+        cache: WorkspaceCache,
+        *,
+        on_state: Callable[[SyncState], None],
+        on_changed: Callable[[], None],
+        concurrency: int = 6,
+        light_pages: int = 2,
+        retry_base: float = 2.0,
+        retry_max: float = 300.0,
+    ) -> None:
+        self._client = client
+        self._cache = cache
+        self._on_state = on_state
+        self._on_changed = on_changed
+        self._concurrency = concurrency
+        self._light_pages = max(1, light_pages)
+        self._retry_base = retry_base
+        self._retry_max = retry_max
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._wanted: RefreshKind | None = None
+        self._failures = 0
+        self._retry_delay: float | None = None
+        self.labels_available: bool | None = None
+        """False once the server showed it has no `/labels` route (the reduced route set)."""
+        self._state = SyncState("idle", "", last_sync_at=cache.last_sync_at())
+
+    @property
+    def state(self) -> SyncState:
+        return self._state
+
+    def request_refresh(self, *, full: bool = True) -> None:
+        """Ask the running `run_forever` loop to refresh now (e.g. a "Retry now" button)."""
+        if full or self._wanted is None:
+            self._wanted = "full" if full else "light"
+        self._wake.set()
+
+    # -- one refresh -------------------------------------------------------------------------
+
+    async def full_refresh(self) -> bool:
+        """Accounts + labels + all posts. Returns False (and reports why) when it failed; the
+        cache then still holds the last good data."""
+        async with self._lock:
+            self._set_state(
+                SyncState("syncing", "Refreshing posts…", last_sync_at=self._state.last_sync_at)
+            )
+            mark = self._cache.begin_refresh()
+            try:
+                accounts, labels, posts = await self._read_everything()
+                changed = await asyncio.to_thread(
+                    self._cache.store_full_refresh, accounts, labels, posts, since=mark
+                )
+            except Exception as exc:
+                self._failed(exc)
+                return False
+            self._succeeded(changed)
+            return True
+
+    async def light_refresh(self) -> bool:
+        """The first `light_pages` pages of posts: picks up new, edited and deleted posts of the
+        furthest-out schedule quickly. Older changes wait for the next full refresh."""
+        async with self._lock:
+            mark = self._cache.begin_refresh()
+            try:
+                pages = await self._read_first_pages()
+                window = [post for page in pages for post in page.data]
+                reached_end, prune = _reached_end(pages), _read_consistently(pages)
+                checked = await self._check_misses(window, reached_end) if prune else []
+                changed = await asyncio.to_thread(
+                    self._cache.merge_first_pages,
+                    window,
+                    reached_end=reached_end,
+                    prune=prune,
+                    since=mark,
+                    checked=checked,
+                )
+            except Exception as exc:
+                self._failed(exc)
+                return False
+            self._succeeded(changed)
+            return True
+
+    async def _check_misses(self, window: list[Post], reached_end: bool) -> list[Post]:
+        """Read the posts the window rule would drop: a post rescheduled by someone else to an
+        earlier time is missing from the first pages too, but must stay. Many misses at once
+        (a bulk delete) are taken as deletions without asking."""
+        misses = self._cache.window_misses(window, reached_end=reached_end)
+        if not misses or len(misses) > MAX_MISSES_CHECKED:
+            return []
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(self._still_there(post_id)) for post_id in sorted(misses)]
+        return [post for task in tasks if (post := task.result()) is not None]
+
+    async def _still_there(self, post_id: str) -> Post | None:
+        try:
+            return await self._client.posts.get(post_id)
+        except NotFound:
+            return None
+
+    async def _read_everything(
+        self,
+    ) -> tuple[list[SocialAccountSummary], list[Label], list[Post]]:
+        async with asyncio.TaskGroup() as group:
+            accounts = group.create_task(self._client.accounts.list())
+            labels = group.create_task(self._labels())
+            posts = group.create_task(self._client.posts.fetch_all(concurrency=self._concurrency))
+        return accounts.result(), labels.result(), posts.result()
+
+    async def _labels(self) -> list[Label]:
+        try:
+            labels = await self._client.labels.list()
+        except NotFound:
+            # A deployment without labels: an empty list, and the UI hides the label filter.
+            self.labels_available = False
+            return []
+        self.labels_available = True
+        return labels
+
+    async def _read_first_pages(self) -> list[Page[Post]]:
+        async with asyncio.TaskGroup() as group:
+            tasks = [
+                group.create_task(self._client.posts.page(number))
+                for number in range(1, self._light_pages + 1)
+            ]
+        return [task.result() for task in tasks]
+
+    # -- outcome -------------------------------------------------------------------------------
+
+    def _succeeded(self, changed: bool) -> None:
+        self._failures = 0
+        self._retry_delay = None
+        if changed:
+            self._on_changed()
+        self._set_state(SyncState("idle", "Up to date.", last_sync_at=self._cache.last_sync_at()))
+
+    def _failed(self, exc: BaseException) -> None:
+        error = _first_error(exc)
+        self._failures += 1
+        last = self._cache.last_sync_at()
+        if isinstance(error, ApiError):
+            phase = phase_of(error)
+            message, hint = error.message, error.hint
+        elif isinstance(error, CacheError):
+            phase, message, hint = "error", str(error), "Check the free disk space."
+        else:
+            log.error("sync failed unexpectedly", exc_info=error)
+            phase = "error"
+            message = f"The sync failed unexpectedly ({type(error).__name__})."
+            hint = "Postdesk keeps trying; the log has the details."
+        self._retry_delay = self._delay_after(phase, error)
+        if not needs_the_user(phase):
+            hint = f"{hint} {SHOWING_SAVED_COPY}".strip()
+        self._set_state(SyncState(phase, message, self._retry_delay, last, hint))
+
+    def _delay_after(self, phase: Phase, error: BaseException) -> float | None:
+        if needs_the_user(phase):
+            return None
+        if isinstance(error, RateLimited) and error.retry_after is not None:
+            return max(error.retry_after, 0.0)
+        exponent = min(self._failures - 1, 30)
+        delay = min(self._retry_max, self._retry_base * 2**exponent)
+        return delay * (0.8 + 0.4 * random.random())  # jitter: clients do not retry in lockstep
+
+    def _set_state(self, state: SyncState) -> None:
+        if state != self._state:
+            self._state = state
+            self._on_state(state)
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    async def run_forever(self, light_every: float = 60, full_every: float = 900) -> None:
+        """Keeps the cache fresh until cancelled. Start it as a task; cancel it on quit."""
+        loop = asyncio.get_running_loop()
+        next_full, next_light = loop.time(), math.inf
+        while True:
+            now = loop.time()
+            kind: RefreshKind | None = self._wanted
+            self._wanted = None
+            if kind is None and now >= next_full:
+                kind = "full"
+            elif kind is None and now >= next_light:
+                kind = "light"
+            if kind is not None:
+                try:
+                    ok = await (self.full_refresh() if kind == "full" else self.light_refresh())
+                except Exception:
+                    # A failing on_state/on_changed callback must not end the background sync.
+                    log.exception("a sync callback failed")
+                    ok = True
+                now = loop.time()
+                if ok:
+                    if kind == "full":
+                        next_full = now + full_every
+                    next_light = now + light_every
+                else:
+                    # Whatever failed, the way back is a full refresh: the light one only
+                    # sees the newest pages, and much may have changed while offline.
+                    delay = self._retry_delay
+                    next_full = now + (full_every if delay is None else delay)
+                    next_light = math.inf
+                continue
+            await self._sleep(min(next_full, next_light) - now)
+
+    async def _sleep(self, seconds: float) -> None:
+        self._wake.clear()
+        if self._wanted is not None:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), timeout=max(seconds, 0.0))
+
+
+def _first_error(exc: BaseException) -> BaseException:
+    """TaskGroup wraps failures in an ExceptionGroup; the first real one explains it best."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        api_errors = [e for e in exc.exceptions if isinstance(e, ApiError)]
+        exc = api_errors[0] if api_errors else exc.exceptions[0]
+    return exc
+
+
+def _reached_end(pages: Sequence[Page[Post]]) -> bool:
+    """Whether the pages read hold the whole list."""
+    first = pages[0]
+    if first.meta.last_page is not None or first.meta.total is not None:
+        return first.last_page <= len(pages)
+    return any(not page.has_next or not page.data for page in pages)
+
+
+def _read_consistently(pages: Sequence[Page[Post]]) -> bool:
+    """False when the list changed between the page reads (the totals differ): a post could
+    then have slid from one page to another unseen, so nothing is dropped this time."""
+    return len({page.meta.total for page in pages}) <= 1

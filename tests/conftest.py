@@ -1,0 +1,33 @@
+"""Test-wide environment: offscreen Qt, private XDG folders, the sandbox fixtures."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+_runtime_dir = Path(tempfile.mkdtemp(prefix="postdesk-xdg-runtime-"))
+_runtime_dir.chmod(0o700)
+os.environ["XDG_RUNTIME_DIR"] = str(_runtime_dir)
+os.environ.pop("POSTDESK_API_KEY", None)
+
+pytest_plugins = (
+    ["app.sandbox.pytest_fixtures"]
+    if (Path(__file__).resolve().parent.parent / "app/sandbox/pytest_fixtures.py").exists()
+    else []
+)
+
+
+@pytest.fixture(autouse=True)
+def private_xdg_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Config, data and cache of the app go to the test's own folder, never the user's."""
+    home = tmp_path / "xdg"
+    for variable in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        folder = home / variable.lower()
+        folder.mkdir(parents=True)
+        monkeypatch.setenv(variable, str(folder))
+    monkeypatch.delenv("POSTDESK_API_KEY", raising=False)
+    return home

@@ -1,0 +1,52 @@
+"""The "Unscheduled" tray: drafts without a date, collapsible, draggable onto the calendar."""
+
+from __future__ import annotations
+
+from datetime import date, time
+
+from PySide6.QtCore import Qt
+
+from app.calendar_grid import local_instant
+from tests.ui.calendar.conftest import BERLIN, PageFactory
+from tests.ui.calendar.factories import make_post
+from ui.calendar.drag import post_id_from_mime
+
+
+def test_the_tray_lists_undated_drafts_only(make_page: PageFactory) -> None:
+    undated = make_post(when=None, status="draft", content="<p>Idea: <b>barista</b> tips</p>")
+    dated = make_post(when=local_instant(date(2025, 10, 22), time(9), BERLIN), status="draft")
+    odd_undated = make_post(when=None, status="failed")
+    page = make_page([undated, dated, odd_undated])
+    assert page.tray_list.post_model.post_ids() == [undated.id]
+    assert page.action_tray.text() == "Unscheduled · 1"
+    entry = page.tray_list.post_model.rows()[0].entry
+    assert entry is not None
+    assert entry.summary == "Idea: barista tips"
+
+
+def test_the_tray_collapses_and_expands(make_page: PageFactory) -> None:
+    page = make_page([make_post(when=None, status="draft")])
+    assert page.tray.isVisible()
+    page.action_tray.trigger()
+    assert not page.tray.isVisible()
+    assert not page.action_tray.isChecked()
+    page.action_tray.trigger()
+    assert page.tray.isVisible()
+
+
+def test_tray_rows_drag_their_post_id(make_page: PageFactory) -> None:
+    draft = make_post(when=None, status="draft")
+    page = make_page([draft])
+    model = page.tray_list.post_model
+    index = model.index(0)
+    assert model.flags(index) & Qt.ItemFlag.ItemIsDragEnabled
+    assert post_id_from_mime(model.mimeData([index])) == draft.id
+
+
+def test_selecting_a_tray_draft_opens_its_details(make_page: PageFactory) -> None:
+    draft = make_post(when=None, status="draft")
+    page = make_page([draft])
+    page.tray_list.postClicked.emit(draft.id)
+    assert page.selected_post_id() == draft.id
+    assert page.detail.isVisible()
+    assert page.detail.when_label.text() == "Not scheduled"

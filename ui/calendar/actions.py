@@ -1,0 +1,31 @@
+"""Which actions a post's status allows (DESIGN.md "Post actions"; no Qt).
+
+Unknown statuses only get the two actions that are safe for any post: duplicate and delete.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from app.models import Post
+from app.models.enums import PostStatus, known
+
+
+class PostAction(StrEnum):
+    RESCHEDULE = "reschedule"
+    PUBLISH_NOW = "publish_now"
+    UNSCHEDULE = "unschedule"
+    DUPLICATE = "duplicate"
+    DELETE = "delete"
+
+
+def allowed_actions(post: Post) -> frozenset[PostAction]:
+    allowed = {PostAction.DUPLICATE, PostAction.DELETE}
+    status = known(PostStatus, post.status)
+    if status is PostStatus.SCHEDULED:
+        allowed |= {PostAction.RESCHEDULE, PostAction.PUBLISH_NOW, PostAction.UNSCHEDULE}
+    elif status is PostStatus.DRAFT:
+        allowed.add(PostAction.PUBLISH_NOW)
+        if post.scheduled_at is not None:
+            allowed.add(PostAction.RESCHEDULE)
+    return frozenset(allowed)

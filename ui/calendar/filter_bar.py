@@ -1,0 +1,157 @@
+"""Filters above the calendar: account or network, label, status."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+
+from app.models import Label, SocialAccountSummary
+from app.models.enums import PostStatus
+from ui.calendar.entries import status_text
+from ui.calendar.filters import UNKNOWN_STATUS, PostFilter
+from ui.calendar.style import STATUS_COLORS
+from ui.icons import network_icon, network_name
+
+
+def dot_icon(color: str, size: int = 12) -> QIcon:
+    pixmap = QPixmap(QSize(size, size))
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(color))
+    painter.drawEllipse(1, 1, size - 2, size - 2)
+    painter.end()
+    return QIcon(pixmap)
+
+
+class FilterBar(QWidget):
+    filterChanged = Signal(object)  # PostFilter
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("calendarFilters")
+        self.account_combo = QComboBox()
+        self.account_combo.setObjectName("accountFilter")
+        self.account_combo.setAccessibleName("Filter by account or network")
+        self.account_combo.setMinimumContentsLength(18)
+        self.label_combo = QComboBox()
+        self.label_combo.setObjectName("labelFilter")
+        self.label_combo.setAccessibleName("Filter by label")
+        self.label_combo.setMinimumContentsLength(12)
+        self.status_combo = QComboBox()
+        self.status_combo.setObjectName("statusFilter")
+        self.status_combo.setAccessibleName("Filter by status")
+        self.status_combo.setMinimumContentsLength(14)
+        self.clear_button = QPushButton("Clear filters")
+        self.clear_button.setObjectName("linkButton")
+        self.clear_button.setFlat(True)
+        self.clear_button.clicked.connect(self.clear)
+        for combo in (self.account_combo, self.label_combo, self.status_combo):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+            combo.currentIndexChanged.connect(self._changed)
+        self._fill_status()
+        self.set_choices([], [])
+        caption = QLabel("Show")
+        caption.setObjectName("muted")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(8)
+        layout.addWidget(caption)
+        layout.addWidget(self.account_combo)
+        layout.addWidget(self.label_combo)
+        layout.addWidget(self.status_combo)
+        layout.addWidget(self.clear_button)
+        layout.addStretch(1)
+        self._update_clear()
+
+    def _fill_status(self) -> None:
+        self.status_combo.blockSignals(True)
+        self.status_combo.addItem("All statuses", None)
+        for status in PostStatus:
+            self.status_combo.addItem(
+                dot_icon(STATUS_COLORS[status]), status_text(status), status.value
+            )
+        self.status_combo.addItem(dot_icon(STATUS_COLORS[None]), "Unknown status", UNKNOWN_STATUS)
+        self.status_combo.blockSignals(False)
+
+    def set_choices(self, accounts: list[SocialAccountSummary], labels: list[Label]) -> None:
+        """Refill the lists, keeping what is selected when it still exists."""
+        current = self.current_filter()
+        for combo in (self.account_combo, self.label_combo):
+            combo.blockSignals(True)
+            combo.clear()
+        self.account_combo.addItem("All accounts", None)
+        networks = sorted(
+            {account.platform for account in accounts}, key=lambda name: network_name(name).lower()
+        )
+        for network in networks:
+            self.account_combo.addItem(
+                network_icon(network), f"All {network_name(network)}", f"network:{network}"
+            )
+        if accounts:
+            self.account_combo.insertSeparator(self.account_combo.count())
+        for account in sorted(accounts, key=lambda item: (item.platform, item.label.lower())):
+            self.account_combo.addItem(
+                network_icon(account.platform), account.label, f"account:{account.id}"
+            )
+        self.label_combo.addItem("All labels", None)
+        for label in labels:
+            self.label_combo.addItem(dot_icon(label.color or "#8a8fa3"), label.name, label.id)
+        self._select(current)
+        for combo in (self.account_combo, self.label_combo):
+            combo.blockSignals(False)
+        if self.current_filter() != current:
+            self._changed()
+
+    def current_filter(self) -> PostFilter:
+        account_data = self.account_combo.currentData()
+        network = account = None
+        if isinstance(account_data, str):
+            kind, _, value = account_data.partition(":")
+            network = value if kind == "network" else None
+            account = value if kind == "account" else None
+        label = self.label_combo.currentData()
+        status = self.status_combo.currentData()
+        return PostFilter(
+            account_id=account,
+            network=network,
+            label_id=label if isinstance(label, str) else None,
+            status=status if isinstance(status, str) else None,
+        )
+
+    def set_filter(self, wanted: PostFilter) -> None:
+        for combo in (self.account_combo, self.label_combo, self.status_combo):
+            combo.blockSignals(True)
+        self._select(wanted)
+        for combo in (self.account_combo, self.label_combo, self.status_combo):
+            combo.blockSignals(False)
+        self._changed()
+
+    def clear(self) -> None:
+        self.set_filter(PostFilter())
+
+    def _select(self, wanted: PostFilter) -> None:
+        account_key = (
+            f"account:{wanted.account_id}"
+            if wanted.account_id
+            else f"network:{wanted.network}"
+            if wanted.network
+            else None
+        )
+        self._set_data(self.account_combo, account_key)
+        self._set_data(self.label_combo, wanted.label_id)
+        self._set_data(self.status_combo, wanted.status)
+
+    @staticmethod
+    def _set_data(combo: QComboBox, value: str | None) -> None:
+        index = combo.findData(value) if value is not None else 0
+        combo.setCurrentIndex(max(index, 0))
+
+    def _changed(self) -> None:
+        self._update_clear()
+        self.filterChanged.emit(self.current_filter())
+
+    def _update_clear(self) -> None:
+        self.clear_button.setVisible(self.current_filter().active)

@@ -1,0 +1,111 @@
+"""A list view of posts (agenda, tray, day popup) that reports clicks by post id."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+
+from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QFrame, QListView, QWidget
+
+from ui.calendar.post_list import POST_ID_ROLE, PostListModel, PostRowDelegate, Row
+
+
+class PostListView(QListView):
+    postClicked = Signal(str)
+    postActivated = Signal(str)
+
+    def __init__(
+        self,
+        today: Callable[[], date],
+        parent: QWidget | None = None,
+        *,
+        show_time: bool = True,
+        show_status: bool = True,
+        draggable: bool = False,
+        compact: bool = False,
+    ) -> None:
+        super().__init__(parent)
+        self.post_model = PostListModel(self, draggable=draggable)
+        self.setModel(self.post_model)
+        self.setItemDelegate(
+            PostRowDelegate(
+                today, self, show_time=show_time, show_status=show_status, compact=compact
+            )
+        )
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setMouseTracking(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setUniformItemSizes(False)
+        if draggable:
+            self.setDragEnabled(True)
+            self.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+            self.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self._quiet = False
+        self.clicked.connect(self._on_clicked)
+        self.activated.connect(self._on_activated)
+        self.doubleClicked.connect(self._on_activated)
+        self.selectionModel().selectionChanged.connect(self._on_selection_changed)
+
+    def set_rows(self, rows: list[Row], *, keep_scroll: bool = True) -> None:
+        scroll = self.verticalScrollBar().value()
+        selected = self.selected_post_id()
+        self._quiet = True
+        try:
+            self.post_model.set_rows(rows)
+            self._select_row(self.post_model.row_of(selected))
+        finally:
+            self._quiet = False
+        if keep_scroll:
+            self.verticalScrollBar().setValue(scroll)
+
+    def set_selected(self, post_id: str | None) -> None:
+        if post_id == self.selected_post_id():
+            return
+        self._quiet = True
+        try:
+            self._select_row(self.post_model.row_of(post_id))
+        finally:
+            self._quiet = False
+
+    def selected_post_id(self) -> str | None:
+        for index in self.selectionModel().selectedIndexes():
+            value = index.data(POST_ID_ROLE)
+            if isinstance(value, str):
+                return value
+        return None
+
+    def scroll_to_post(self, post_id: str) -> None:
+        row = self.post_model.row_of(post_id)
+        if row >= 0:
+            self.scrollTo(self.post_model.index(row), QAbstractItemView.ScrollHint.PositionAtTop)
+
+    def _select_row(self, row: int) -> None:
+        if row < 0:
+            self.clearSelection()
+            return
+        index = self.post_model.index(row)
+        self.selectionModel().select(index, self.selectionModel().SelectionFlag.ClearAndSelect)
+        self.selectionModel().setCurrentIndex(index, self.selectionModel().SelectionFlag.NoUpdate)
+
+    def _on_clicked(self, index: QModelIndex) -> None:
+        post_id = index.data(POST_ID_ROLE)
+        if isinstance(post_id, str):
+            self.postClicked.emit(post_id)
+
+    def _on_activated(self, index: QModelIndex) -> None:
+        post_id = index.data(POST_ID_ROLE)
+        if isinstance(post_id, str):
+            self.postActivated.emit(post_id)
+
+    def _on_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        # Keyboard moves select too; a programmatic selection (reload) must stay silent.
+        if self._quiet:
+            return
+        for index in selected.indexes():
+            post_id = index.data(POST_ID_ROLE)
+            if isinstance(post_id, str):
+                self.postClicked.emit(post_id)
+                return

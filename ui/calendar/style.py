@@ -1,0 +1,266 @@
+"""Colours and the small painted pieces every calendar view shares (chips, pills, dots)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
+
+from app.models.enums import PostStatus, known
+from ui.calendar.entries import Entry
+from ui.icons import network_pixmap
+
+STATUS_COLORS: dict[PostStatus | None, str] = {
+    PostStatus.DRAFT: "#6b7280",
+    PostStatus.SCHEDULED: "#2563eb",
+    PostStatus.PUBLISHING: "#d97706",
+    PostStatus.PUBLISHED: "#16a34a",
+    PostStatus.PARTIALLY_PUBLISHED: "#ea580c",
+    PostStatus.FAILED: "#dc2626",
+    PostStatus.PENDING_APPROVAL: "#0891b2",
+    None: "#8b7fa8",  # a status this client does not know
+}
+ACCENT = "#2563eb"
+TODAY = "#2563eb"
+DROP_TARGET = "#2563eb"
+
+
+def status_color(raw: str | None) -> QColor:
+    return QColor(STATUS_COLORS[known(PostStatus, raw)])
+
+
+def platform_status_color(raw: str | None) -> QColor:
+    colors = {"published": "#16a34a", "failed": "#dc2626", "publishing": "#d97706"}
+    return QColor(colors.get(raw or "", "#6b7280"))
+
+
+def mix(base: QColor, tint: QColor, amount: float) -> QColor:
+    """`tint` laid over `base` at `amount` opacity; stays readable on light and dark palettes."""
+    return QColor.fromRgbF(
+        base.redF() + (tint.redF() - base.redF()) * amount,
+        base.greenF() + (tint.greenF() - base.greenF()) * amount,
+        base.blueF() + (tint.blueF() - base.blueF()) * amount,
+    )
+
+
+def surface(palette: QPalette) -> QColor:
+    """The colour things are painted on; a style sheet may have made Base transparent."""
+    for role in (QPalette.ColorRole.Base, QPalette.ColorRole.Window):
+        color = palette.color(role)
+        if color.alpha() == 255:
+            return color
+    return QColor("#ffffff")
+
+
+def is_dark(palette: QPalette) -> bool:
+    return surface(palette).lightnessF() < 0.5
+
+
+def resized_font(font: QFont, delta_points: float) -> QFont:
+    """`font` grown or shrunk by points; style sheets often size fonts in pixels instead."""
+    resized = QFont(font)
+    if resized.pointSizeF() > 0:
+        resized.setPointSizeF(max(resized.pointSizeF() + delta_points, 6.5))
+    elif resized.pixelSize() > 0:
+        resized.setPixelSize(max(round(resized.pixelSize() + delta_points * 4 / 3), 9))
+    return resized
+
+
+def small_font(font: QFont, delta: float = -0.5) -> QFont:
+    return resized_font(font, delta)
+
+
+def bold(font: QFont, weight: QFont.Weight = QFont.Weight.DemiBold) -> QFont:
+    heavier = QFont(font)
+    heavier.setWeight(weight)
+    return heavier
+
+
+def paint_label_dots(
+    painter: QPainter,
+    right: float,
+    center_y: float,
+    colors: tuple[str, ...],
+    *,
+    diameter: float = 7.0,
+    limit: int = 3,
+) -> float:
+    """Coloured dots ending at `right`; returns the x where they start."""
+    shown = colors[:limit]
+    x = right
+    for color in reversed(shown):
+        x -= diameter
+        painter.setPen(QPen(QColor(0, 0, 0, 40), 0.8))
+        painter.setBrush(QColor(color))
+        painter.drawEllipse(QRectF(x, center_y - diameter / 2, diameter, diameter))
+        x -= 3
+    return x
+
+
+def paint_chip(
+    painter: QPainter,
+    rect: QRect,
+    entry: Entry,
+    palette: QPalette,
+    font: QFont,
+    *,
+    selected: bool = False,
+    dragging: bool = False,
+    show_time: bool = True,
+) -> None:
+    """One post as a one-line chip: status bar, time, network icon, first line, label dots."""
+    color = status_color(entry.status)
+    base = surface(palette)
+    text_color = palette.color(QPalette.ColorRole.Text)
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    body = QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5)
+    if selected:
+        fill, text_color = color, QColor("#ffffff")
+    else:
+        fill = mix(base, color, 0.22 if is_dark(palette) else 0.12)
+    if dragging:
+        fill.setAlphaF(0.45)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(fill)
+    painter.drawRoundedRect(body, 4, 4)
+    if entry.known_status is None:  # unknown status: dashed outline so it never passes unseen
+        pen = QPen(color, 1.2, Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(body.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4)
+    if not selected:
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(color)
+        painter.drawRoundedRect(QRectF(body.left(), body.top(), 3.0, body.height()), 1.5, 1.5)
+
+    painter.setClipRect(body)
+    x = body.left() + 7
+    center_y = body.center().y()
+    right = body.right() - 4
+    roomy = body.width() >= 110  # narrow chips (crowded week slots) keep only time and icon
+    if entry.label_colors and roomy:
+        right = paint_label_dots(painter, right, center_y, entry.label_colors, diameter=6.5) - 1
+    painter.setPen(text_color)
+    if show_time and entry.time_text and body.width() >= 44:
+        time_font = bold(font)
+        painter.setFont(time_font)
+        metrics = QFontMetrics(time_font)
+        width = metrics.horizontalAdvance(entry.time_text)
+        painter.drawText(
+            QRectF(x, body.top(), width + 1, body.height()),
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+            entry.time_text,
+        )
+        x += width + 5
+    icon_size = min(14, int(body.height()) - 4)
+    if icon_size >= 8 and x + icon_size < right and body.width() >= 96:
+        dpr = painter.device().devicePixelRatioF() if painter.device() else 1.0
+        pixmap = network_pixmap(entry.platform, icon_size, dpr)
+        painter.drawPixmap(QPointF(x, center_y - icon_size / 2), pixmap)
+        x += icon_size + 5
+    painter.setFont(font)
+    metrics = QFontMetrics(font)
+    text = entry.summary if entry.known_status is not None else f"? {entry.summary}"
+    available = int(right - x)
+    if available > 14:
+        elided = metrics.elidedText(text, Qt.TextElideMode.ElideRight, available)
+        painter.drawText(
+            QRectF(x, body.top(), available, body.height()),
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+            elided,
+        )
+    painter.restore()
+
+
+def paint_pill(
+    painter: QPainter, rect: QRectF, text: str, color: QColor, font: QFont, *, filled: bool = False
+) -> None:
+    """A rounded tag (status or label)."""
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setPen(Qt.PenStyle.NoPen)
+    if filled:
+        painter.setBrush(color)
+        text_color = QColor("#ffffff") if color.lightnessF() < 0.62 else QColor("#1f2937")
+    else:
+        tint = QColor(color)
+        tint.setAlphaF(0.14)
+        painter.setBrush(tint)
+        text_color = color.darker(135)
+    painter.drawRoundedRect(rect, rect.height() / 2, rect.height() / 2)
+    painter.setPen(text_color)
+    painter.setFont(font)
+    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+    painter.restore()
+
+
+def pill_width(text: str, font: QFont) -> int:
+    return QFontMetrics(font).horizontalAdvance(text) + 14
+
+
+PAGE_STYLE = """
+QWidget#calendarPage { background: #ffffff; }
+#calendarPage QLabel#periodTitle { font-size: 20px; font-weight: 600; padding-left: 4px; }
+#calendarPage QLabel#muted { color: #6b7280; }
+#calendarPage QToolButton#todayButton, #calendarPage QToolButton#navButton,
+#calendarPage QToolButton#trayToggle, #calendarPage QToolButton#segment {
+    border: 1px solid #d1d5db; border-radius: 6px; padding: 5px 12px; background: #ffffff;
+}
+#calendarPage QToolButton#navButton { font-size: 18px; padding: 1px 10px 3px 10px; }
+#calendarPage QToolButton#todayButton:hover, #calendarPage QToolButton#navButton:hover,
+#calendarPage QToolButton#trayToggle:hover, #calendarPage QToolButton#segment:hover {
+    background: #f3f4f6;
+}
+#calendarPage QToolButton#trayToggle:checked { background: #eef2ff; border-color: #c7d2fe;
+    color: #1d4ed8; }
+#calendarPage QToolButton#segment { border-radius: 0px; padding: 5px 16px; }
+#calendarPage QToolButton#segment[position="first"] {
+    border-top-left-radius: 6px; border-bottom-left-radius: 6px;
+}
+#calendarPage QToolButton#segment[position="middle"] { border-left: none; }
+#calendarPage QToolButton#segment[position="last"] {
+    border-left: none; border-top-right-radius: 6px; border-bottom-right-radius: 6px;
+}
+#calendarPage QToolButton#segment:checked { background: #2563eb; color: #ffffff;
+    border-color: #2563eb; font-weight: 600; }
+#calendarPage QFrame#trayPanel, #calendarPage QFrame#postDetailPanel,
+#calendarPage QStackedWidget#calendarViews {
+    background: #ffffff; border: 1px solid #e5e7eb; border-radius: 8px;
+}
+#calendarPage QListView#trayList, #calendarPage QListView#agendaView {
+    border: none; background: #ffffff;
+}
+#calendarPage QWidget#detailBody { background: #ffffff; }
+#calendarPage QLabel#trayTitle { font-weight: 600; }
+#calendarPage QLabel#sectionTitle { font-weight: 600; color: #6b7280; padding-top: 6px; }
+#calendarPage QLabel#detailWhen { font-size: 15px; font-weight: 600; }
+#calendarPage QLabel#detailContent {
+    background: #f9fafb; border: 1px solid #eef0f3; border-radius: 6px; padding: 10px;
+}
+#calendarPage QFrame#platformRow { border: 1px solid #e5e7eb; border-radius: 6px; }
+#calendarPage QLabel#platformName { font-weight: 600; }
+#calendarPage QLabel#mediaItem { color: #374151; }
+#calendarPage QPushButton#linkButton { color: #2563eb; border: none; padding: 0px;
+    background: transparent; text-align: left; }
+#calendarPage QPushButton#linkButton:hover { text-decoration: underline; }
+#calendarPage QToolButton#actionButton, #calendarPage QToolButton#dangerButton {
+    border: 1px solid #d1d5db; border-radius: 6px; padding: 5px 10px; background: #ffffff;
+}
+#calendarPage QToolButton#actionButton:hover { background: #f3f4f6; }
+#calendarPage QToolButton#dangerButton { color: #b42318; border-color: #f3b4ae; }
+#calendarPage QToolButton#dangerButton:hover { background: #fef2f2; }
+#calendarPage QToolButton#closeDetail { border: none; padding: 2px 6px; color: #6b7280; }
+#calendarPage QToolButton#closeDetail:hover { background: #f3f4f6; border-radius: 4px; }
+#calendarPage QFrame#separator { color: #e5e7eb; }
+#calendarPage QFrame#emptyState {
+    background: #ffffff; border: 1px solid #e5e7eb; border-radius: 10px;
+}
+#calendarPage QLabel#emptyTitle { font-size: 16px; font-weight: 600; }
+#calendarPage QPushButton#primaryButton {
+    background: #2563eb; color: #ffffff; border: none; border-radius: 6px; padding: 6px 16px;
+}
+#calendarPage QPushButton#primaryButton:hover { background: #1d4ed8; }
+QFrame#dayPopup { background: #ffffff; border: 1px solid #d1d5db; border-radius: 8px; }
+QFrame#dayPopup QLabel#dayPopupTitle { font-weight: 600; padding-left: 6px; }
+QFrame#dayPopup QListView { border: none; background: #ffffff; }
+"""

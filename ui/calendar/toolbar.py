@@ -1,0 +1,101 @@
+"""Navigation bar of the calendar: Today, previous/next, the period title, jump to a date, the
+view switch and the tray toggle. Buttons mirror the page's QActions, so menus and shortcuts the
+lead adds stay in step with them."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QDateEdit,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QToolButton,
+    QWidget,
+)
+
+
+def action_button(action: QAction, object_name: str, *, text: str | None = None) -> QToolButton:
+    button = QToolButton()
+    button.setDefaultAction(action)
+    button.setObjectName(object_name)
+    if text is not None:
+        button.setText(text)
+    button.setAutoRaise(False)
+    return button
+
+
+class CalendarToolbar(QWidget):
+    dateChosen = Signal(object)  # date picked in the jump-to-date editor
+
+    def __init__(
+        self,
+        *,
+        today: QAction,
+        previous: QAction,
+        following: QAction,
+        views: list[QAction],
+        tray: QAction,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("calendarToolbar")
+        self.today_button = action_button(today, "todayButton")
+        self.previous_button = action_button(previous, "navButton", text="‹")
+        self.next_button = action_button(following, "navButton", text="›")
+        self.title = QLabel()
+        self.title.setObjectName("periodTitle")
+        self.title.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.jump_edit = QDateEdit()
+        self.jump_edit.setObjectName("jumpToDate")
+        self.jump_edit.setCalendarPopup(True)
+        self.jump_edit.setDisplayFormat("d MMM yyyy")
+        self.jump_edit.setToolTip("Jump to date (Ctrl+G)")
+        self.jump_edit.setAccessibleName("Jump to date")
+        self.jump_edit.dateChanged.connect(self._date_changed)
+        calendar = self.jump_edit.calendarWidget()
+        calendar.setFirstDayOfWeek(Qt.DayOfWeek.Monday)
+        calendar.setGridVisible(False)
+        self.view_buttons: list[QToolButton] = []
+        switch = QWidget()
+        switch.setObjectName("viewSwitch")
+        switch_layout = QHBoxLayout(switch)
+        switch_layout.setContentsMargins(0, 0, 0, 0)
+        switch_layout.setSpacing(0)
+        for position, action in enumerate(views):
+            button = action_button(action, "segment")
+            button.setProperty(
+                "position",
+                "first" if position == 0 else "last" if position == len(views) - 1 else "middle",
+            )
+            switch_layout.addWidget(button)
+            self.view_buttons.append(button)
+        self.tray_button = action_button(tray, "trayToggle")
+
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
+        layout.addWidget(self.tray_button)
+        layout.addSpacing(6)
+        layout.addWidget(self.today_button)
+        layout.addWidget(self.previous_button)
+        layout.addWidget(self.next_button)
+        layout.addSpacing(8)
+        layout.addWidget(self.title, 1)
+        layout.addWidget(self.jump_edit)
+        layout.addSpacing(8)
+        layout.addWidget(switch)
+
+    def set_title(self, text: str) -> None:
+        self.title.setText(text)
+
+    def set_jump_date(self, day: date) -> None:
+        self.jump_edit.blockSignals(True)
+        self.jump_edit.setDate(QDate(day.year, day.month, day.day))
+        self.jump_edit.blockSignals(False)
+
+    def _date_changed(self, value: QDate) -> None:
+        self.dateChosen.emit(date(value.year(), value.month(), value.day()))

@@ -1,0 +1,68 @@
+"""Command line of `postdesk`. API keys never come from argv: see POSTDESK_API_KEY."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from ui.shell.main_window import SECTIONS
+
+
+@dataclass(frozen=True)
+class Options:
+    demo: bool
+    base_url: str | None
+    server_timezone: str
+    view: str
+    date: date | None
+    screenshot: Path | None
+    demo_posts: int | None
+
+
+def _iso_date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date in YYYY-MM-DD form: {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="postdesk",
+        description="Plan, compose and watch social media posts.",
+        epilog="With --base-url the API key is read from the POSTDESK_API_KEY environment "
+        "variable and nothing is stored.",
+    )
+    parser.add_argument("--demo", action="store_true", help="open the built-in demo workspace")
+    parser.add_argument("--base-url", help="connect to this API for one run (ends in /api)")
+    parser.add_argument(
+        "--server-timezone", default="UTC", help="time zone of the server's timestamps (--base-url)"
+    )
+    parser.add_argument("--view", choices=SECTIONS, default="calendar", help="section to show")
+    parser.add_argument("--date", type=_iso_date, help="calendar date to show (YYYY-MM-DD)")
+    parser.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="PATH",
+        help="wait for the first sync, save a PNG of the window to PATH and exit",
+    )
+    parser.add_argument("--demo-posts", type=int, help=argparse.SUPPRESS)
+    return parser
+
+
+def parse_args(argv: list[str]) -> Options:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.demo and args.base_url:
+        parser.error("choose either --demo or --base-url")
+    return Options(
+        demo=args.demo,
+        base_url=args.base_url,
+        server_timezone=args.server_timezone,
+        view=args.view,
+        date=args.date,
+        screenshot=args.screenshot,
+        demo_posts=args.demo_posts,
+    )

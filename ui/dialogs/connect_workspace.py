@@ -1,0 +1,146 @@
+"""Connect a workspace: name, base URL, API key, server time zone; the key is tested before saving.
+
+The dialog never talks HTTP: it is handed a `verify` coroutine function (the app's
+`verify_workspace`) and shows the typed error it raises, in words, next to the form.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from zoneinfo import available_timezones
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.config import normalize_base_url
+
+HOSTED_HINT = (
+    "Hosted service: its address ending in /api. Self-hosted: your instance's address followed "
+    "by /api."
+)
+KEY_HINT = (
+    "Create a key in the web app under Settings → API Keys. Keys work only for workspace admins, "
+    "and each key belongs to one workspace."
+)
+
+
+@dataclass(frozen=True)
+class WorkspaceForm:
+    name: str
+    base_url: str
+    api_key: str
+    server_timezone: str
+
+
+Verifier = Callable[[WorkspaceForm], Awaitable[None]]
+
+
+class ConnectWorkspaceDialog(QDialog):
+    connected = Signal(object)  # WorkspaceForm, after the key was accepted by the server
+
+    def __init__(self, verify: Verifier, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Connect a workspace")
+        self.setMinimumWidth(520)
+        self._verify = verify
+        self._task: asyncio.Task[None] | None = None
+        self.name_edit = QLineEdit()
+        self.name_edit.setPlaceholderText("e.g. Northwind Coffee")
+        self.url_edit = QLineEdit()
+        self.url_edit.setPlaceholderText("https://example.com/api")
+        self.key_edit = QLineEdit()
+        self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_edit.setPlaceholderText("Paste the API key")
+        self.tz_combo = QComboBox()
+        self.tz_combo.setEditable(True)
+        self.tz_combo.addItems(["UTC", *sorted(available_timezones() - {"UTC"})])
+        self.tz_combo.setCurrentText("UTC")
+        self.error_label = QLabel()
+        self.error_label.setObjectName("formError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.error_label.setStyleSheet("color: #b42318;")
+        self.error_label.hide()
+
+        form = QFormLayout()
+        form.addRow("Name", self.name_edit)
+        form.addRow("Base URL", self.url_edit)
+        form.addRow("", _hint(HOSTED_HINT))
+        form.addRow("API key", self.key_edit)
+        form.addRow("", _hint(KEY_HINT))
+        form.addRow("Server time zone", self.tz_combo)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.connect_button = QPushButton("Test and connect")
+        self.connect_button.setDefault(True)
+        self.buttons.addButton(self.connect_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.buttons.rejected.connect(self.reject)
+        self.connect_button.clicked.connect(self._submit)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.buttons)
+
+    def form(self) -> WorkspaceForm:
+        """The cleaned form; raises ValueError with a user-facing message on bad input."""
+        name = self.name_edit.text().strip()
+        if not name:
+            raise ValueError("Give the workspace a name.")
+        base_url = normalize_base_url(self.url_edit.text())
+        api_key = self.key_edit.text().strip()
+        if not api_key:
+            raise ValueError("Paste the workspace's API key.")
+        timezone = self.tz_combo.currentText().strip() or "UTC"
+        if timezone not in available_timezones():
+            raise ValueError(f"Unknown time zone {timezone!r}; pick one from the list.")
+        return WorkspaceForm(name, base_url, api_key, timezone)
+
+    def show_error(self, text: str) -> None:
+        self.error_label.setText(text)
+        self.error_label.show()
+
+    def _submit(self) -> None:
+        try:
+            form = self.form()
+        except ValueError as error:
+            self.show_error(str(error))
+            return
+        self._set_busy(True)
+        self._task = asyncio.ensure_future(self._check(form))
+
+    async def _check(self, form: WorkspaceForm) -> None:
+        try:
+            await self._verify(form)
+        except Exception as error:  # every failure is shown in the form, none is lost
+            message = getattr(error, "message", None) or str(error)
+            hint = getattr(error, "hint", "")
+            self.show_error(f"{message}\n{hint}".strip())
+            return
+        finally:
+            self._set_busy(False)
+        self.connected.emit(form)
+        self.accept()
+
+    def _set_busy(self, busy: bool) -> None:
+        self.connect_button.setEnabled(not busy)
+        self.connect_button.setText("Testing the key…" if busy else "Test and connect")
+        if busy:
+            self.error_label.hide()
+
+
+def _hint(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setStyleSheet("color: palette(mid); font-size: 11px;")
+    return label

@@ -1,0 +1,39 @@
+"""`postdesk` entry point: QApplication + qasync loop bootstrap."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from PySide6.QtWidgets import QApplication
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ui.cli import parse_args
+
+    options = parse_args(sys.argv[1:] if argv is None else argv)
+    import qasync
+
+    from ui.application import Application, StartupError
+    from ui.style import apply_style
+
+    qt_app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(qt_app, QApplication)
+    qt_app.setApplicationName("Postdesk")
+    qt_app.setOrganizationName("Postdesk")
+    qt_app.setQuitOnLastWindowClosed(False)  # the run coroutine decides when to stop
+    apply_style(qt_app)
+
+    async def run() -> int:
+        return await Application(qt_app, options).run()
+
+    try:
+        with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
+            return runner.run(run())
+    except StartupError as error:
+        print(f"postdesk: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
