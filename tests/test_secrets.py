@@ -16,31 +16,10 @@ from keyring.backend import KeyringBackend
 from keyring.backends import fail
 
 from app.secrets import KeyringUnavailable, KeyVault
+from tests.keyrings import MemoryKeyring
 
 KEY = "pd_live_S3cr3t-value-that-must-never-leak"
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class MemoryKeyring(KeyringBackend):
-    """A real backend that keeps passwords in a dict. priority -1: never chosen by itself."""
-
-    priority = -1
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.passwords: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.passwords.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.passwords[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        try:
-            del self.passwords[(service, username)]
-        except KeyError:
-            raise keyring.errors.PasswordDeleteError("not found") from None
 
 
 class LockedKeyring(MemoryKeyring):

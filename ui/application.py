@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtGui import QAction, QKeySequence
@@ -22,11 +23,13 @@ from app.demo import DemoSandbox
 from app.secrets import KeyringUnavailable, KeyVault
 from app.store import WorkspaceCache
 from app.workspaces import verify_workspace
+from ui.calendar import CalendarPage, InMemoryCalendarSource
 from ui.cli import Options
 from ui.dialogs.connect_workspace import ConnectWorkspaceDialog, WorkspaceForm
 from ui.dialogs.welcome import WelcomeDialog
 from ui.messages import Level, Message, MessageBridge
 from ui.panels.accounts import AccountsPanel
+from ui.panels.planned import PLANNED_TEXT, PlannedPanel
 from ui.session import WorkspaceSession
 from ui.shell.main_window import MainWindow
 from ui.tasks import TaskGroup
@@ -51,6 +54,9 @@ def profile_for_base_url(base_url: str, server_timezone: str) -> Profile:
 class Application:
     def __init__(self, qt_app: QApplication, options: Options, paths: Paths | None = None) -> None:
         self.qt_app = qt_app
+        # The run coroutine decides when to stop: Qt quitting on its own would stop the loop
+        # under it before the shutdown (sync tasks, demo server) is done.
+        qt_app.setQuitOnLastWindowClosed(False)
         self.options = options
         self.paths = paths or Paths()
         self.profiles = ProfileStore(self.paths)
@@ -59,13 +65,23 @@ class Application:
         self.messages = MessageBridge()
         self.tasks = TaskGroup(self.messages.error)
         self.window = MainWindow(self.messages)
+        self.calendar = CalendarPage(InMemoryCalendarSource([]))
+        self.window.set_page("calendar", self.calendar)
         self.accounts_panel = AccountsPanel()
         self.window.set_page("accounts", self.accounts_panel)
+        for section in PLANNED_TEXT:
+            self.window.set_page(section, PlannedPanel(section))
+        self._connect_calendar()
         self.session: WorkspaceSession | None = None
         self.cache: WorkspaceCache | None = None
         self.profile: Profile | None = None
         self.demo: DemoSandbox | None = None
         self._switching = asyncio.Lock()
+        # Open non-modal dialogs, kept so they live on (and tests can reach them).
+        self.welcome_dialog: WelcomeDialog | None = None
+        self.connect_dialog: ConnectWorkspaceDialog | None = None
+        self.keyring_box: QMessageBox | None = None
+        self.remove_box: QMessageBox | None = None
         self._closed: asyncio.Future[None] = asyncio.get_event_loop().create_future()
         self.window.closing.connect(self._on_window_closing)
         self._build_menus()
@@ -129,7 +145,12 @@ class Application:
             await self._close_workspace()
             self.profile = profile
             self.cache = WorkspaceCache(self.paths.profile_db(profile.id))
+            if self.cache.reset is not None:
+                self.messages.post(Message(self.cache.reset.message, Level.WARNING))
             self.window.set_workspace_name(profile.name)
+            self.calendar.set_source(self.cache)
+            if self.options.date is not None:
+                self.calendar.go_to(self.options.date)
             self._paint_from_cache()
             self._refresh_workspace_menu()
             if profile.is_demo:
@@ -186,7 +207,40 @@ class Application:
     def _paint_from_cache(self) -> None:
         if self.cache is None:
             return
+        self.calendar.reload()
         self.accounts_panel.show_data(self.cache.accounts(), self.cache.count_posts())
+
+    # -- calendar actions ---
+    def _connect_calendar(self) -> None:
+        calendar = self.calendar
+        calendar.rescheduleRequested.connect(
+            lambda post_id, when: self._with_session(lambda s: s.reschedule(post_id, when))
+        )
+        calendar.publishNowRequested.connect(
+            lambda post_id: self._with_session(lambda s: s.publish_now(post_id))
+        )
+        calendar.unscheduleRequested.connect(
+            lambda post_id: self._with_session(lambda s: s.unschedule(post_id))
+        )
+        calendar.duplicateRequested.connect(
+            lambda post_id: self._with_session(lambda s: s.duplicate(post_id))
+        )
+        calendar.deleteRequested.connect(
+            lambda post_id: self._with_session(lambda s: s.delete(post_id))
+        )
+        calendar.newPostRequested.connect(lambda _day: self.window.show_section("compose"))
+
+    def _with_session(self, action: Callable[[WorkspaceSession], object]) -> None:
+        if self.session is None:
+            self.messages.post(
+                Message(
+                    "Not connected to a workspace yet.",
+                    Level.WARNING,
+                    hint="Wait for the connection, or connect a workspace.",
+                )
+            )
+            return
+        action(self.session)
 
     # -- workspaces menu ---
     def _build_menus(self) -> None:
@@ -201,7 +255,12 @@ class Application:
         new_post.setShortcut(QKeySequence.StandardKey.New)
         new_post.triggered.connect(lambda: self.window.show_section("compose"))
         view.addAction(new_post)
-        self.view_menu = view
+        view.addSeparator()
+        for action in [*self.calendar.view_actions(), *self.calendar.navigation_actions()]:
+            view.addAction(action)
+        posts = bar.addMenu("&Post")
+        for action in self.calendar.post_action_list():
+            posts.addAction(action)
         self._refresh_workspace_menu()
 
     def _refresh_workspace_menu(self) -> None:
@@ -244,6 +303,7 @@ class Application:
         dialog.connectChosen.connect(self._show_connect_dialog)
         dialog.demoChosen.connect(lambda: self._switch_to(DEMO_PROFILE))
         dialog.open()
+        self.welcome_dialog = dialog
 
     def _show_connect_dialog(self) -> None:
         dialog = ConnectWorkspaceDialog(self._verify, self.window)
@@ -282,6 +342,7 @@ class Application:
         def answered(button: int) -> None:
             if button == QMessageBox.StandardButton.Yes:
                 self.vault.set(profile.id, api_key, session_only=True)
+                self._remember(profile)
                 self.tasks.spawn(self.open_workspace(profile, api_key))
 
         box.finished.connect(answered)

@@ -21,7 +21,6 @@ def main(argv: list[str] | None = None) -> int:
     assert isinstance(qt_app, QApplication)
     qt_app.setApplicationName("Postdesk")
     qt_app.setOrganizationName("Postdesk")
-    qt_app.setQuitOnLastWindowClosed(False)  # the run coroutine decides when to stop
     apply_style(qt_app)
 
     async def run() -> int:

@@ -47,9 +47,7 @@ class WorkspaceSession(QObject):
         self._tasks.spawn(self._run())
 
     async def _run(self) -> None:
-        ok = await self.sync.full_refresh()
-        self._report_first_sync(ok)
-        await self.sync.run_forever()
+        await self.sync.run_forever()  # starts with a full refresh
 
     def _report_first_sync(self, ok: bool) -> None:
         if self.first_sync_ok is None:
@@ -58,6 +56,8 @@ class WorkspaceSession(QObject):
 
     def _on_state(self, state: SyncState) -> None:
         self.state = state
+        if state.phase != "syncing":
+            self._report_first_sync(state.phase == "idle")
         self.syncStateChanged.emit(state)
 
     def refresh(self) -> None:

@@ -344,6 +344,13 @@ class CalendarPage(QWidget):
             QKeyEvent(QKeyEvent.Type.KeyPress, Qt.Key.Key_F4, Qt.KeyboardModifier.NoModifier),
         )
 
+    def set_source(self, source: CalendarSource) -> None:
+        """Show another workspace's posts (the selection belongs to the old one)."""
+        self._source = source
+        self._selected_id = None
+        self.detail.hide()
+        self.reload()
+
     def reload(self) -> None:
         """Re-read the source for what is shown and repaint, keeping selection and scroll."""
         self.filter_bar.blockSignals(True)
