@@ -33,6 +33,13 @@ def _positive(text: str) -> int:
     return value
 
 
+def _not_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m app.sandbox", description="Local Social Publishing API sandbox."
@@ -45,6 +52,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--api-key", help=f"admin key (prefer the {KEY_ENV} variable)")
     parser.add_argument("--allow-private-endpoints", action="store_true")
     parser.add_argument("--rate-limit", type=_positive, help="requests per minute per key")
+    parser.add_argument(
+        "--latency-ms",
+        type=_not_negative,
+        default=0,
+        help="simulated network latency: every request waits N ms first (default 0)",
+    )
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
     return parser.parse_args(argv)
 
@@ -75,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
                 ensure_admin_key(store, admin_key)
             else:
                 seed(store, args.seed, admin_key=admin_key, posts=args.posts)
-            settings = SandboxSettings(args.allow_private_endpoints, args.rate_limit)
+            settings = SandboxSettings(
+                args.allow_private_endpoints, args.rate_limit, latency_ms=args.latency_ms
+            )
 
             def announce() -> None:
                 print(f"READY {origin}{API_PREFIX}", flush=True)

@@ -21,6 +21,9 @@ from app.sandbox.store import SandboxStore
 class SandboxSettings:
     allow_private_endpoints: bool = False
     rate_limit: int | None = None
+    latency_ms: int = 0
+    """Simulated network latency: every HTTP request waits this long (asyncio.sleep) before it
+    is handled, as the hosted API does at a distance. 0 (the default) adds nothing."""
 
 
 @dataclass

@@ -538,6 +538,8 @@ def _seed_posts(
             else (rng.choice([2, 3]) if rng.random() < 0.12 else 1),
         )
         scheduled = None if undated else now + offset
+        if scheduled is not None and status != "publishing":
+            scheduled = _at_posting_hours(scheduled, now, status, rng)
         content = (
             rng.choice(text.HTML_TEXTS) if rng.random() < 0.15 else rng.choice(text.POST_TEXTS)
         )
@@ -763,3 +765,16 @@ def _seed_repurposes(
             source_created_at=to_db(now - timedelta(days=15 + i)),
             created_at=to_db(now - timedelta(days=15 + i)),
         )
+
+
+PAST_STATUSES = ("published", "partially_published", "failed")
+
+
+def _at_posting_hours(when: datetime, now: datetime, status: str, rng: random.Random) -> datetime:
+    """Managers post in the daytime, on round minutes; the status still decides past or future."""
+    when = when.replace(hour=rng.randint(7, 20), minute=rng.choice((0, 15, 30, 45)), second=0)
+    if status in PAST_STATUSES and when >= now:
+        when -= timedelta(days=1)
+    elif status == "scheduled" and when <= now:
+        when += timedelta(days=1)
+    return when

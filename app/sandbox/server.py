@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.sandbox.errors import ApiProblem
 from app.sandbox.http_support import SandboxContext, SandboxSettings
@@ -41,6 +44,20 @@ async def _server_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"message": "Server Error"}, status_code=500)
 
 
+class SimulatedLatency:
+    """ASGI middleware: each HTTP request sleeps `seconds` first (without blocking the others),
+    so a loopback sandbox answers like a server far away."""
+
+    def __init__(self, app: ASGIApp, seconds: float) -> None:
+        self.app = app
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await asyncio.sleep(self.seconds)
+        await self.app(scope, receive, send)
+
+
 def create_app(store: SandboxStore, settings: SandboxSettings | None = None) -> FastAPI:
     settings = settings or SandboxSettings()
     app = FastAPI(
@@ -62,4 +79,6 @@ def create_app(store: SandboxStore, settings: SandboxSettings | None = None) -> 
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _request_invalid)
     app.add_exception_handler(Exception, _server_error)
+    if settings.latency_ms > 0:
+        app.add_middleware(SimulatedLatency, seconds=settings.latency_ms / 1000)
     return app

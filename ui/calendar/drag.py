@@ -6,7 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from PySide6.QtCore import QByteArray, QMimeData
+from PySide6.QtCore import QByteArray, QMimeData, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QDragEnterEvent, QPainter, QPixmap
+from PySide6.QtWidgets import QWidget
+
+from ui.calendar.entries import Entry
+from ui.calendar.style import paint_chip, small_font
 
 POST_MIME_TYPE = "application/x-postdesk-post-id"
 
@@ -30,3 +35,31 @@ def post_id_from_mime(mime: QMimeData | None) -> str | None:
         return None
     raw = bytes(mime.data(POST_MIME_TYPE).data()).decode("utf-8", errors="replace").strip()
     return raw or None
+
+
+def drag_pixmap(widget: QWidget, entry: Entry, size: QSize) -> QPixmap:
+    """The post's chip as the picture under the pointer while dragging."""
+    ratio = widget.devicePixelRatioF()
+    pixmap = QPixmap(size * ratio)
+    pixmap.setDevicePixelRatio(ratio)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    paint_chip(
+        painter,
+        QRect(QPoint(0, 0), size),
+        entry,
+        widget.palette(),
+        small_font(widget.font()),
+        selected=True,
+    )
+    painter.end()
+    return pixmap
+
+
+def accept_post_drag(event: QDragEnterEvent) -> None:
+    """Only our own post payload may be dropped on a calendar view."""
+    if post_id_from_mime(event.mimeData()) is not None:
+        event.setDropAction(Qt.DropAction.MoveAction)
+        event.accept()
+    else:
+        event.ignore()

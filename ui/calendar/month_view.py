@@ -26,13 +26,18 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPalette,
     QPen,
-    QPixmap,
     QResizeEvent,
 )
 from PySide6.QtWidgets import QApplication, QToolTip, QWidget
 
 from app.calendar_grid import DAYS_PER_WEEK, GRID_WEEKS, month_grid_dates
-from ui.calendar.drag import DropTarget, post_id_from_mime, post_mime_data
+from ui.calendar.drag import (
+    DropTarget,
+    accept_post_drag,
+    drag_pixmap,
+    post_id_from_mime,
+    post_mime_data,
+)
 from ui.calendar.entries import Entry
 from ui.calendar.style import ACCENT, DROP_TARGET, TODAY, bold, mix, paint_chip, small_font, surface
 from ui.calendar.tooltips import entry_tooltip
@@ -418,7 +423,7 @@ class MonthView(QWidget):
         chip = self.chip_rect(entry.id)
         drag = QDrag(self)
         drag.setMimeData(post_mime_data(entry.id))
-        drag.setPixmap(self._chip_pixmap(entry, chip.size()))
+        drag.setPixmap(drag_pixmap(self, entry, chip.size()))
         drag.setHotSpot(pos - chip.topLeft())
         self._dragging = entry.id
         self.update()
@@ -429,29 +434,8 @@ class MonthView(QWidget):
             self._drop_day = None
             self.update()
 
-    def _chip_pixmap(self, entry: Entry, size: QSize) -> QPixmap:
-        ratio = self.devicePixelRatioF()
-        pixmap = QPixmap(size * ratio)
-        pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        paint_chip(
-            painter,
-            QRect(QPoint(0, 0), size),
-            entry,
-            self.palette(),
-            small_font(self.font()),
-            selected=True,
-        )
-        painter.end()
-        return pixmap
-
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if post_id_from_mime(event.mimeData()) is not None:
-            event.setDropAction(Qt.DropAction.MoveAction)
-            event.accept()
-        else:
-            event.ignore()
+        accept_post_drag(event)
 
     def dragMoveEvent(self, event: QDragMoveEvent) -> None:
         day = self.day_at(event.position().toPoint())

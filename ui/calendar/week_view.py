@@ -26,13 +26,18 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPalette,
     QPen,
-    QPixmap,
     QResizeEvent,
 )
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QFrame, QToolTip, QWidget
 
 from app.calendar_grid import snap_minutes
-from ui.calendar.drag import DropTarget, post_id_from_mime, post_mime_data
+from ui.calendar.drag import (
+    DropTarget,
+    accept_post_drag,
+    drag_pixmap,
+    post_id_from_mime,
+    post_mime_data,
+)
 from ui.calendar.entries import Entry
 from ui.calendar.month_view import WEEKDAY_NAMES
 from ui.calendar.style import (
@@ -460,7 +465,7 @@ class WeekView(QAbstractScrollArea):
         self._drag_offset_minutes = round((grab.y() - rect.top()) * 60 / self.HOUR_HEIGHT)
         drag = QDrag(self)
         drag.setMimeData(post_mime_data(entry.id))
-        drag.setPixmap(self._block_pixmap(entry, rect.size()))
+        drag.setPixmap(drag_pixmap(self, entry, rect.size()))
         drag.setHotSpot(grab - rect.topLeft())
         self._dragging = entry.id
         self.viewport().update()
@@ -472,29 +477,8 @@ class WeekView(QAbstractScrollArea):
             self._drop_slot = None
             self.viewport().update()
 
-    def _block_pixmap(self, entry: Entry, size: QSize) -> QPixmap:
-        ratio = self.devicePixelRatioF()
-        pixmap = QPixmap(size * ratio)
-        pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        paint_chip(
-            painter,
-            QRect(QPoint(0, 0), size),
-            entry,
-            self.palette(),
-            small_font(self.font()),
-            selected=True,
-        )
-        painter.end()
-        return pixmap
-
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if post_id_from_mime(event.mimeData()) is not None:
-            event.setDropAction(Qt.DropAction.MoveAction)
-            event.accept()
-        else:
-            event.ignore()
+        accept_post_drag(event)
 
     def dragMoveEvent(self, event: QDragMoveEvent) -> None:
         slot = self.slot_at(event.position().toPoint(), self._drag_offset_minutes)

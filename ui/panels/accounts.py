@@ -61,7 +61,9 @@ class AccountsModel(QAbstractTableModel):
     @staticmethod
     def _display(account: SocialAccountSummary, column: int) -> str:
         if column == 0:
-            return account.platform
+            from ui.icons import network_name
+
+            return network_name(account.platform)
         if column == 1:
             return account.display_name or ""
         if column == 2:
