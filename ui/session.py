@@ -9,6 +9,7 @@ from datetime import datetime
 from PySide6.QtCore import QObject, Signal
 
 from app.api.client import ApiClient
+from app.api.errors import ApiError, RateLimited
 from app.config import Profile
 from app.models import Post
 from app.store import WorkspaceCache
@@ -41,6 +42,15 @@ class WorkspaceSession(QObject):
         self.sync = SyncService(
             self.client, cache, on_state=self._on_state, on_changed=self.dataChanged.emit
         )
+        self.client.on_retry = self._on_retry
+
+    def _on_retry(self, attempt: int, delay: float, error: ApiError) -> None:
+        # The client waits out a 429 by itself; the status bar says so while it waits.
+        if isinstance(error, RateLimited):
+            last = self.state.last_sync_at if self.state is not None else None
+            self.syncStateChanged.emit(
+                SyncState("rate_limited", error.message, retry_in=delay, last_sync_at=last)
+            )
 
     # -- lifecycle ---
     def start(self) -> None:

@@ -221,3 +221,23 @@ def test_offline_keeps_the_last_good_data_on_screen(
         assert await stopped(app, task) == 0
 
     runner.run(offline_run())
+
+
+def test_a_rate_limited_server_shows_the_wait_in_the_status_bar(
+    qapp: QApplication,
+    runner: LoopRunner,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with SandboxServer(tmp_path / "db.sqlite3", seed="demo", posts=60, rate_limit=2) as server:
+        monkeypatch.setenv("POSTDESK_API_KEY", server.keys.admin)
+
+        async def scenario() -> None:
+            app = Application(qapp, options(server.base_url))
+            task = asyncio.ensure_future(app.run())
+            await until(lambda: app.window.connection_label.text().startswith("Rate limited"))
+            assert "retrying in" in app.window.connection_label.text()
+            app.window.close()
+            assert await asyncio.wait_for(task, 10) == 0
+
+        runner.run(scenario())

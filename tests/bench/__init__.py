@@ -1,0 +1,1 @@
+"""Speed benchmarks: `make bench` (never part of `make test`)."""

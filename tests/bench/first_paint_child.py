@@ -1,0 +1,178 @@
+"""Child process of the start-up benchmark: prints when the first paint happened, then exits.
+
+    python first_paint_child.py empty
+    python first_paint_child.py app --base-url URL    (POSTDESK_API_KEY in the environment)
+    python first_paint_child.py app-breakdown --base-url URL
+
+`app-breakdown` is `app` with timers wrapped around the steps that matter (imports, window
+construction, cache reads, calendar reloads): a diagnosis of where the time goes, never one of
+the measured runs, since the timers cost a little themselves.
+
+`empty` shows a bare QWidget; `app` runs the real `postdesk` entry point (`ui.main.main`), which
+shows the main window and paints the calendar from the warm cache before it connects. Both
+install the same application-wide event filter before anything is shown; the first Paint event
+delivered to the target (the bare widget, or any widget inside the `CalendarPage`) is the
+moment recorded. The child prints one JSON line with `time.monotonic()` values (system-wide on
+Linux, so the parent can subtract its own reading taken just before `Popen`) and exits at once
+with `os._exit`, leaving no time to shutdown code.
+"""
+
+from __future__ import annotations
+
+import time
+
+T_INTERPRETER = time.monotonic()  # the first line of our code runs: Python itself is up
+
+import json  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+from typing import Any  # noqa: E402
+
+from PySide6.QtCore import QEvent, QObject, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
+
+
+class FirstPaint(QObject):
+    def __init__(self, is_target: Any, describe: Any) -> None:
+        super().__init__()
+        self._is_target = is_target
+        self._describe = describe
+        self.result: dict[str, Any] | None = None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        if (
+            self.result is None
+            and event.type() == QEvent.Type.Paint
+            and isinstance(watched, QWidget)
+            and self._is_target(watched)
+        ):
+            self.result = {
+                "interpreter": T_INTERPRETER,
+                "paint": time.monotonic(),
+                "widget": type(watched).__name__,
+                **self._describe(watched),
+            }
+            # Runs once the current paint pass (the whole window) is done.
+            QTimer.singleShot(0, self._finish)
+        return False
+
+    def _finish(self) -> None:
+        assert self.result is not None
+        self.result["frame_done"] = time.monotonic()
+        sys.stdout.write(json.dumps(self.result) + "\n")
+        sys.stdout.flush()
+        os._exit(0)
+
+
+def _calendar_of(widget: QWidget | None) -> QWidget | None:
+    from ui.calendar import CalendarPage
+
+    while widget is not None:
+        if isinstance(widget, CalendarPage):
+            return widget
+        widget = widget.parentWidget()
+    return None
+
+
+def _describe_calendar(widget: QWidget) -> dict[str, Any]:
+    page = _calendar_of(widget)
+    visible = getattr(page, "_visible", None)
+    source = getattr(page, "_source", None)
+    return {
+        "visible_entries": len(visible) if visible is not None else None,
+        "source": type(source).__name__,
+    }
+
+
+def run_empty() -> int:
+    app = QApplication(sys.argv[:1])
+    window = QWidget()
+    watcher = FirstPaint(lambda widget: widget is window, lambda widget: {})
+    app.installEventFilter(watcher)
+    window.resize(1360, 860)
+    window.setWindowTitle("empty")
+    window.show()
+    return app.exec()
+
+
+def run_app(argv: list[str]) -> int:
+    app = QApplication(sys.argv[:1])  # ui.main.main takes QApplication.instance()
+    watcher = FirstPaint(lambda widget: _calendar_of(widget) is not None, _describe_calendar)
+    app.installEventFilter(watcher)
+    from ui.main import main
+
+    return main(argv)
+
+
+class Timings:
+    """Call counts and total wall time of wrapped functions (nested calls count in both)."""
+
+    def __init__(self) -> None:
+        self.table: dict[str, dict[str, float]] = {}
+
+    def wrap(self, owner: Any, name: str, label: str) -> None:
+        original = getattr(owner, name, None)
+        if original is None:  # renamed by a later change: just leave it out of the table
+            return
+        entry = self.table.setdefault(label, {"calls": 0, "ms": 0.0})
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.monotonic()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                entry["calls"] += 1
+                entry["ms"] += (time.monotonic() - start) * 1000
+
+        setattr(owner, name, timed)
+
+
+def run_app_breakdown(argv: list[str]) -> int:
+    app = QApplication(sys.argv[:1])
+    timings = Timings()
+    started = time.monotonic()
+    import qasync  # noqa: F401  (the imports `ui.main.main` does, timed here)
+
+    import ui.application
+    import ui.cli
+
+    imports_ms = (time.monotonic() - started) * 1000
+    from app.store import workspace_cache
+    from ui.calendar import page
+    from ui.shell import main_window
+
+    timings.wrap(ui.application.Application, "__init__", "Application.__init__ (window, pages)")
+    timings.wrap(main_window.MainWindow, "__init__", "MainWindow.__init__")
+    timings.wrap(page.CalendarPage, "__init__", "CalendarPage.__init__")
+    timings.wrap(workspace_cache.WorkspaceCache, "__init__", "WorkspaceCache open")
+    timings.wrap(page.CalendarPage, "reload", "CalendarPage.reload")
+    timings.wrap(workspace_cache.WorkspaceCache, "posts_between", "WorkspaceCache.posts_between")
+    timings.wrap(
+        workspace_cache.WorkspaceCache, "unscheduled_drafts", "WorkspaceCache.unscheduled_drafts"
+    )
+    timings.wrap(workspace_cache, "decode_post", "decode_post (json + pydantic)")
+    timings.wrap(ui.application.Application, "_paint_from_cache", "Application._paint_from_cache")
+
+    def describe(widget: QWidget) -> dict[str, Any]:
+        return {
+            **_describe_calendar(widget),
+            "imports_started": started,
+            "imports_ms": imports_ms,
+            "timings": timings.table,
+        }
+
+    watcher = FirstPaint(lambda widget: _calendar_of(widget) is not None, describe)
+    app.installEventFilter(watcher)
+    from ui.main import main
+
+    return main(argv)
+
+
+if __name__ == "__main__":
+    mode, rest = sys.argv[1], sys.argv[2:]
+    runners = {"empty": lambda: run_empty(), "app": lambda: run_app(rest)}
+    runners["app-breakdown"] = lambda: run_app_breakdown(rest)
+    code = runners[mode]()
+    # Reaching this line means no first paint was seen.
+    sys.stdout.write(json.dumps({"error": f"exited with {code} before the first paint"}) + "\n")
+    sys.exit(1)
