@@ -39,7 +39,7 @@ class FirstPaint(QObject):
         self._describe = describe
         self.result: dict[str, Any] | None = None
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
             self.result is None
             and event.type() == QEvent.Type.Paint
@@ -154,7 +154,10 @@ def run_app_breakdown(argv: list[str]) -> int:
     timings.wrap(ui.application.Application, "_paint_from_cache", "Application._paint_from_cache")
 
     def describe(widget: QWidget) -> dict[str, Any]:
+        import gc
+
         return {
+            "gc_tracked_objects": len(gc.get_objects()),
             **_describe_calendar(widget),
             "imports_started": started,
             "imports_ms": imports_ms,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import itertools
 import os
 import platform
 import statistics
@@ -63,7 +64,8 @@ class SandboxProcess:
         return self
 
     def _ready_line(self, timeout: float) -> str:
-        assert self._process is not None and self._process.stdout is not None
+        assert self._process is not None
+        assert self._process.stdout is not None
         stdout = self._process.stdout
         found: list[str] = []
         reader = threading.Thread(target=lambda: found.append(stdout.readline()), daemon=True)
@@ -186,7 +188,7 @@ def stalls(
 ) -> list[Stall]:
     """Every gap between consecutive ticks that overlaps [begin, finish], longest first."""
     found = []
-    for before, after in zip(ticks, ticks[1:], strict=False):
+    for before, after in itertools.pairwise(ticks):
         if after < begin or before > finish:
             continue
         in_gc = sum(

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import inspect
 import json
 import os
 import subprocess
 import sys
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -84,7 +85,8 @@ class LoopRunner:
         asyncio.set_event_loop(self.loop)
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return self.loop.run_until_complete(coro)
+        result: T = self.loop.run_until_complete(coro)
+        return result
 
     def close(self) -> None:
         pending = [task for task in asyncio.all_tasks(self.loop) if not task.done()]
@@ -183,6 +185,7 @@ async def heartbeat_sync(base_url: str, cache_path: Path) -> dict[str, Any]:
             service = SyncService(client, cache, on_state=lambda state: None, on_changed=on_changed)
             await asyncio.sleep(0.1)  # the empty calendar's first paint is not the sync's
             gc.collect()
+            tracked = len(gc.get_objects())
             timer.start()
             await asyncio.sleep(0.05)
             with watch.watching():
@@ -208,6 +211,7 @@ async def heartbeat_sync(base_url: str, cache_path: Path) -> dict[str, Any]:
     return {
         "sync_s": finish - begin,
         "ticks": len(ticks),
+        "gc_tracked_objects_before": tracked,
         "max_stall_ms": found[0].ms if found else 0.0,
         "max_stall_phase": found[0].phase if found else "",
         "max_stall_without_calendar_ms": without_reload[0].ms if without_reload else 0.0,
@@ -336,7 +340,7 @@ def first_paint(base_url: str, xdg: dict[str, str], pycache: Path) -> dict[str, 
 
 
 @pytest.fixture(scope="module")
-def results(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+def results(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     scratch = tmp_path_factory.mktemp("bench")
     xdg = xdg_environment(scratch / "xdg")
     started = time.monotonic()
@@ -349,7 +353,7 @@ def results(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Ite
             "heartbeat_runs": HEARTBEAT_RUNS,
             "starts": STARTS,
             "heartbeat_interval_ms": HEARTBEAT_MS,
-            "sync_concurrency": SyncService.__init__.__kwdefaults__["concurrency"],
+            "sync_concurrency": inspect.signature(SyncService).parameters["concurrency"].default,
         },
         "targets": {
             "sync_speedup_min": TARGET_SPEEDUP,
@@ -382,7 +386,7 @@ def results(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Ite
     print_table(report)
     RESULTS_FILE.write_text(json.dumps(report, indent=2) + "\n")
     print(f"results written to {RESULTS_FILE}")
-    yield report
+    return report
 
 
 def verdicts(report: dict[str, Any]) -> dict[str, bool]:
@@ -481,16 +485,19 @@ def print_details(report: dict[str, Any]) -> None:
                 for s in run["top_stalls"][:3]
             )
             print(
-                f"  heartbeat run {number}: sync {run['sync_s']:.2f} s, "
+                f"  heartbeat run {number}: {run['gc_tracked_objects_before']} GC-tracked objects "
+                f"before; sync {run['sync_s']:.2f} s, "
                 f"calendar reload {run['calendar_reload_ms'] or 0:.0f} ms "
-                f"({run['calendar_visible_entries']} entries), store {run['store_ms'] or 0:.0f} ms, "
+                f"({run['calendar_visible_entries']} entries), "
+                f"store {run['store_ms'] or 0:.0f} ms, "
                 f"{run['full_gc_passes']} full GC passes (max {run['full_gc_max_ms']:.0f} ms); "
                 f"longest: {top}"
             )
     paint = report["first_paint"]
     print(
-        f"first paint: app {_millis(paint['app_paint_ms'])}, empty {_millis(paint['empty_paint_ms'])}"
-        f"; Python up after {paint['interpreter_up_ms']:.0f} ms; "
+        f"first paint: app {_millis(paint['app_paint_ms'])}, "
+        f"empty {_millis(paint['empty_paint_ms'])}; "
+        f"Python up after {paint['interpreter_up_ms']:.0f} ms; "
         f"{paint['app_visible_entries']} entries shown"
     )
     breakdown = paint["breakdown"]
@@ -500,7 +507,10 @@ def print_details(report: dict[str, Any]) -> None:
         for name, entry in breakdown.get("timings", {}).items()
         if entry["calls"]
     ]
-    print(f"  one instrumented start (first paint at {breakdown['paint_ms']:.0f} ms): ")
+    print(
+        f"  one instrumented start (first paint at {breakdown['paint_ms']:.0f} ms, "
+        f"{breakdown.get('gc_tracked_objects')} GC-tracked objects then):"
+    )
     print("    " + "; ".join(parts))
 
 
