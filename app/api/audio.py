@@ -19,8 +19,8 @@ from app.api.errors import AudioBudgetExhausted, AudioQueryInvalid, RateLimited
 from app.api.resource import Resource
 from app.api.retry import Clock
 from app.api.transport import Transport
+from app.enums import AudioType
 from app.models.audio import AudioAsset
-from app.models.enums import AudioType
 
 MAX_QUERY_CHARS = 100
 CACHE_SECONDS = 600.0

@@ -9,7 +9,7 @@ retried by the transport.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
 from app.api.errors import RateLimited
@@ -98,7 +98,7 @@ class Pages(Generic[T]):
         self.last_limit = AdaptiveLimit(concurrency, self._clock)
         return self.last_limit
 
-    async def iter_pages(self, *, concurrency: int = 1) -> AsyncIterator[Page[T]]:
+    async def iter_pages(self, *, concurrency: int = 1) -> AsyncGenerator[Page[T], None]:
         """Pages in order. With `concurrency > 1` the pages after the first are fetched ahead."""
         limit = self._new_limit(concurrency)
         first = await self._fetch_bounded(1, limit)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from datetime import datetime
 
 from pydantic import TypeAdapter
@@ -32,7 +32,7 @@ class PostsApi(Resource):
         """One page (15 posts, `scheduled_at` descending)."""
         return await self._page(_POST_PAGE, routes.POSTS, page)
 
-    def iter_pages(self, *, concurrency: int = 1) -> AsyncIterator[Page[Post]]:
+    def iter_pages(self, *, concurrency: int = 1) -> AsyncGenerator[Page[Post], None]:
         return self._walk().iter_pages(concurrency=concurrency)
 
     def iter_items(self) -> AsyncIterator[Post]:

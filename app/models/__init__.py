@@ -1,14 +1,6 @@
 """pydantic v2 wire models for the Social Publishing API. No Qt, no HTTP."""
 
-from app.models.accounts import NamedItem, SocialAccountSummary
-from app.models.audio import AudioAsset
-from app.models.base import (
-    RestDateTime,
-    WireModel,
-    format_rest_datetime,
-    parse_rest_datetime,
-)
-from app.models.enums import (
+from app.enums import (
     AccountStatus,
     AudioType,
     MediaType,
@@ -22,6 +14,14 @@ from app.models.enums import (
     WebhookStatus,
     describe,
     known,
+)
+from app.models.accounts import NamedItem, SocialAccountSummary
+from app.models.audio import AudioAsset
+from app.models.base import (
+    RestDateTime,
+    WireModel,
+    format_rest_datetime,
+    parse_rest_datetime,
 )
 from app.models.labels import Label, Signature
 from app.models.pagination import Page, PageLinks, PageMeta

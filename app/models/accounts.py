@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import model_validator
 
 from app.models.base import Id, WireModel
+from app.post_card import account_label
 
 
 class SocialAccountSummary(WireModel):
@@ -26,8 +27,7 @@ class SocialAccountSummary(WireModel):
 
     @property
     def label(self) -> str:
-        name = self.display_name or self.username or self.id
-        return f"{name} (@{self.username})" if self.username and self.display_name else name
+        return account_label(self.display_name, self.username, self.id)
 
 
 class NamedItem(WireModel):

@@ -6,9 +6,9 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from app.enums import PostStatus, known
 from app.models.accounts import SocialAccountSummary
 from app.models.base import DictOrNull, Id, ListOrNull, RestDateTime, WireModel
-from app.models.enums import PostStatus, known
 from app.models.labels import Label
 
 

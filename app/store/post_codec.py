@@ -5,20 +5,27 @@ difference between "absent" and "null"). Timestamps are written as ISO 8601 with
 in brackets, the zone (RFC 9557: `2026-10-25T02:30:00+02:00[Europe/Berlin]`). That is lossless:
 the REST `Y-m-d H:i:s` form drops zone and sub-seconds, and the zone name matters because Python
 never finds a time in a DST fold equal to the same instant in a fixed-offset zone.
+
+The models are imported where a body is decoded, not at the top: the calendar paints from cards
+at start-up, before pydantic and the models (~150 ms of imports) are needed at all.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from pydantic import BaseModel
+from app.post_card import card_of, card_to_json
 
-from app.models import Label, Post, SocialAccountSummary
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from app.models import Label, Post, SocialAccountSummary
 
 # Sorting as text must equal sorting in time, so the width is fixed and the zone is always UTC.
 _UTC_TEXT = "%Y-%m-%d %H:%M:%S.%f"
@@ -34,6 +41,7 @@ class PostRow:
     body: str
     account_ids: frozenset[str]
     label_ids: frozenset[str]
+    card: str  # app.post_card JSON: what the calendar reads
 
 
 def utc_text(moment: datetime) -> str:
@@ -64,10 +72,14 @@ def dump_model(model: BaseModel) -> str:
 
 
 def load_label(body: str) -> Label:
+    from app.models import Label
+
     return Label.model_validate(_revive(json.loads(body)))
 
 
 def load_account(body: str) -> SocialAccountSummary:
+    from app.models import SocialAccountSummary
+
     return SocialAccountSummary.model_validate(_revive(json.loads(body)))
 
 
@@ -83,10 +95,24 @@ def encode_post(post: Post) -> PostRow:
         body=body,
         account_ids=frozenset(_account_ids(post)),
         label_ids=frozenset(label.id for label in post.labels),
+        card=card_to_json(card_of(post)),
     )
 
 
+def encode_posts(
+    posts: Iterable[Post], into: dict[str, PostRow] | None = None
+) -> dict[str, PostRow]:
+    """Rows by id; a post already in `into` keeps its first copy (lists shift while read)."""
+    rows: dict[str, PostRow] = {} if into is None else into
+    for post in posts:
+        if post.id not in rows:
+            rows[post.id] = encode_post(post)
+    return rows
+
+
 def decode_post(body: str) -> Post:
+    from app.models import Post
+
     return Post.model_validate(_revive(json.loads(body)))
 
 

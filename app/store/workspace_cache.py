@@ -15,14 +15,24 @@ import contextlib
 import logging
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from app.config import move_aside
-from app.models import Label, Post, SocialAccountSummary
+from app.post_card import (
+    AccountChoice,
+    CardLabel,
+    PostCard,
+    StaleCard,
+    account_choice_from_json,
+    card_from_json,
+    card_of,
+    label_from_json,
+)
 from app.store.post_codec import (
     PostRow,
     decode_post,
@@ -34,6 +44,9 @@ from app.store.post_codec import (
     utc_text,
 )
 from app.store.schema import SchemaTooNew, migrate
+
+if TYPE_CHECKING:
+    from app.models import Label, Post, SocialAccountSummary
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +90,9 @@ class WorkspaceCache:
         # Posts changed by the user while a refresh is in flight: id -> sequence number.
         self._local_edits: dict[str, int] = {}
         self._sequence = 0
+        # Cards read before, by their JSON: a reload after a sync mostly reads unchanged posts,
+        # and parsing 1,000+ cards again is most of its cost.
+        self._card_memo: dict[str, PostCard] = {}
         self.reset: CacheReset | None = None
         self._writer, self._reader = self._open()
 
@@ -195,12 +211,15 @@ class WorkspaceCache:
         self,
         accounts: Sequence[SocialAccountSummary],
         labels: Sequence[Label],
-        posts: Sequence[Post],
+        posts: Sequence[Post] | Mapping[str, PostRow],
         *,
         since: RefreshMark | None = None,
     ) -> bool:
-        """Accounts, labels and all posts in one transaction: all of it lands, or none."""
-        rows = _encode_unique(posts)
+        """Accounts, labels and all posts in one transaction: all of it lands, or none.
+
+        `posts` may come already encoded (`encode_posts`), as the sync does page by page.
+        """
+        rows = dict(posts) if isinstance(posts, Mapping) else _encode_unique(posts)
         account_bodies = [(item.id, dump_model(item)) for item in accounts]
         label_bodies = [(item.id, dump_model(item)) for item in labels]
         with self._transaction() as db:
@@ -289,20 +308,21 @@ class WorkspaceCache:
         self, db: sqlite3.Connection, rows: dict[str, PostRow], protected: set[str]
     ) -> bool:
         wanted = {post_id: row for post_id, row in rows.items() if post_id not in protected}
-        current = _bodies(db, wanted.keys())
-        changed = [row for post_id, row in wanted.items() if current.get(post_id) != row.body]
+        current = _stored(db, wanted.keys())
+        changed = [r for post_id, r in wanted.items() if current.get(post_id) != (r.body, r.card)]
         if not changed:
             return False
         db.executemany(
             """
-            INSERT INTO posts (id, scheduled_utc, calendar_utc, created_utc, status, body)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO posts (id, scheduled_utc, calendar_utc, created_utc, status, body, card)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET
                 scheduled_utc = excluded.scheduled_utc, calendar_utc = excluded.calendar_utc,
-                created_utc = excluded.created_utc, status = excluded.status, body = excluded.body
+                created_utc = excluded.created_utc, status = excluded.status, body = excluded.body,
+                card = excluded.card
             """,
             [
-                (r.id, r.scheduled_utc, r.calendar_utc, r.created_utc, r.status, r.body)
+                (r.id, r.scheduled_utc, r.calendar_utc, r.created_utc, r.status, r.body, r.card)
                 for r in changed
             ],
         )
@@ -364,33 +384,47 @@ class WorkspaceCache:
         simply its two local midnights). Filters, when given, keep posts that match any of the
         listed accounts / labels / statuses.
         """
-        sql = ["SELECT body FROM posts WHERE calendar_utc >= ? AND calendar_utc < ?"]
-        params: list[str] = [utc_text(start), utc_text(end)]
-        for column, table, values in (
-            ("account_id", "post_accounts", account_ids),
-            ("label_id", "post_labels", label_ids),
-        ):
-            if values is not None:
-                chosen = list(values)
-                sql.append(
-                    f"AND id IN (SELECT post_id FROM {table} "
-                    f"WHERE {column} IN ({_marks(len(chosen))}))"
-                )
-                params += chosen
-        if statuses is not None:
-            chosen = list(statuses)
-            sql.append(f"AND status IN ({_marks(len(chosen))})")
-            params += chosen
-        sql.append("ORDER BY calendar_utc, id")
-        return [decode_post(body) for body in self._read_column(" ".join(sql), params)]
+        sql, params = _between("body", start, end, account_ids, label_ids, statuses)
+        return [decode_post(body) for body in self._read_column(sql, params)]
+
+    def cards_between(
+        self,
+        start: datetime,
+        end: datetime,
+        *,
+        account_ids: Iterable[str] | None = None,
+        label_ids: Iterable[str] | None = None,
+        statuses: Iterable[str] | None = None,
+    ) -> list[PostCard]:
+        """`posts_between`, as the calendar cards of the posts (much cheaper to read)."""
+        sql, params = _between("card, body", start, end, account_ids, label_ids, statuses)
+        return self._cards(sql, params)
 
     def unscheduled_drafts(self) -> list[Post]:
         """Posts with no place on the calendar (no scheduled_at, not published), newest first."""
-        sql = (
-            "SELECT body FROM posts WHERE calendar_utc IS NULL "
-            "ORDER BY created_utc IS NULL, created_utc DESC, id"
-        )
-        return [decode_post(body) for body in self._read_column(sql, [])]
+        return [decode_post(body) for body in self._read_column(_UNDATED % "body", [])]
+
+    def unscheduled_cards(self) -> list[PostCard]:
+        return self._cards(_UNDATED % "card, body", [])
+
+    def _cards(self, sql: str, params: Sequence[str]) -> list[PostCard]:
+        with self._read_lock:
+            rows = self._reader.execute(sql, params).fetchall()
+            memo = self._card_memo
+            if len(memo) > _CARD_MEMO_LIMIT:
+                memo.clear()
+            cards: list[PostCard] = []
+            for text, body in rows:
+                card = memo.get(text) if text is not None else None
+                if card is None:
+                    try:
+                        card = memo[text] = card_from_json(text)
+                    except (StaleCard, TypeError):
+                        # Cached by an older Postdesk (no card, or an older kind): build it from
+                        # the body; the next sync stores the new card.
+                        card = card_of(decode_post(body))
+                cards.append(card)
+            return cards
 
     def post(self, post_id: str) -> Post | None:
         bodies = self._read_column("SELECT body FROM posts WHERE id = ?", [post_id])
@@ -410,6 +444,15 @@ class WorkspaceCache:
     def labels(self) -> list[Label]:
         sql = "SELECT body FROM labels ORDER BY position"
         return [load_label(body) for body in self._read_column(sql, [])]
+
+    def account_choices(self) -> list[AccountChoice]:
+        """`accounts()` as the calendar's filter lists them (read without pydantic)."""
+        sql = "SELECT body FROM accounts ORDER BY position"
+        return [account_choice_from_json(body) for body in self._read_column(sql, [])]
+
+    def label_choices(self) -> list[CardLabel]:
+        sql = "SELECT body FROM labels ORDER BY position"
+        return [label_from_json(body) for body in self._read_column(sql, [])]
 
     def last_sync_at(self) -> datetime | None:
         """When a refresh (full or light) last succeeded."""
@@ -463,17 +506,54 @@ def _encode_unique(posts: Iterable[Post]) -> dict[str, PostRow]:
     return {row.id: row for row in map(encode_post, posts)}
 
 
+_CARD_MEMO_LIMIT = 50_000
+
+_UNDATED = (
+    "SELECT %s FROM posts WHERE calendar_utc IS NULL "
+    "ORDER BY created_utc IS NULL, created_utc DESC, id"
+)
+
+
+def _between(
+    columns: str,
+    start: datetime,
+    end: datetime,
+    account_ids: Iterable[str] | None,
+    label_ids: Iterable[str] | None,
+    statuses: Iterable[str] | None,
+) -> tuple[str, list[str]]:
+    sql = [f"SELECT {columns} FROM posts WHERE calendar_utc >= ? AND calendar_utc < ?"]
+    params: list[str] = [utc_text(start), utc_text(end)]
+    for column, table, values in (
+        ("account_id", "post_accounts", account_ids),
+        ("label_id", "post_labels", label_ids),
+    ):
+        if values is not None:
+            chosen = list(values)
+            sql.append(
+                f"AND id IN (SELECT post_id FROM {table} WHERE {column} IN ({_marks(len(chosen))}))"
+            )
+            params += chosen
+    if statuses is not None:
+        chosen = list(statuses)
+        sql.append(f"AND status IN ({_marks(len(chosen))})")
+        params += chosen
+    sql.append("ORDER BY calendar_utc, id")
+    return " ".join(sql), params
+
+
 def _marks(count: int) -> str:
     return ", ".join("?" * count) if count else "NULL"
 
 
-def _bodies(db: sqlite3.Connection, ids: Iterable[str]) -> dict[str, str]:
+def _stored(db: sqlite3.Connection, ids: Iterable[str]) -> dict[str, tuple[str, str | None]]:
+    """(body, card) of the given posts that are cached."""
     wanted = list(ids)
-    found: dict[str, str] = {}
+    found: dict[str, tuple[str, str | None]] = {}
     for start in range(0, len(wanted), 500):
         chunk = wanted[start : start + 500]
-        sql = f"SELECT id, body FROM posts WHERE id IN ({_marks(len(chunk))})"
-        found.update(db.execute(sql, chunk).fetchall())
+        sql = f"SELECT id, body, card FROM posts WHERE id IN ({_marks(len(chunk))})"
+        found.update((row[0], (row[1], row[2])) for row in db.execute(sql, chunk))
     return found
 
 

@@ -5,10 +5,11 @@ Unknown statuses only get the two actions that are safe for any post: duplicate 
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
+from typing import Protocol
 
-from app.models import Post
-from app.models.enums import PostStatus, known
+from app.enums import PostStatus, known
 
 
 class PostAction(StrEnum):
@@ -19,7 +20,17 @@ class PostAction(StrEnum):
     DELETE = "delete"
 
 
-def allowed_actions(post: Post) -> frozenset[PostAction]:
+class HasStatus(Protocol):
+    """A `Post` or its calendar card."""
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def scheduled_at(self) -> datetime | None: ...
+
+
+def allowed_actions(post: HasStatus) -> frozenset[PostAction]:
     allowed = {PostAction.DUPLICATE, PostAction.DELETE}
     status = known(PostStatus, post.status)
     if status is PostStatus.SCHEDULED:

@@ -7,6 +7,7 @@ Every piece of server text is shown through plain-text labels: post bodies are f
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from PySide6.QtCore import QSize, Qt, QUrl, Signal
@@ -24,13 +25,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.models import MediaItem, PostPlatform
-from app.models.enums import PlatformStatus, describe
+from app.enums import PlatformStatus, describe
 from app.text_render import html_to_text
 from ui.calendar.actions import PostAction
 from ui.calendar.entries import Entry
 from ui.calendar.style import platform_status_color, status_color
 from ui.icons import network_icon, network_name
+
+if TYPE_CHECKING:
+    from app.models import MediaItem, Post, PostPlatform
 
 ACTION_COLUMNS = 2
 ACTION_ORDER = (
@@ -97,13 +100,13 @@ def format_when(moment: datetime) -> str:
     return f"{text} {zone}".rstrip()
 
 
-def account_zone_times(entry: Entry) -> list[str]:
+def account_zone_times(entry: Entry, post: Post) -> list[str]:
     """The scheduled time in each account's own zone, where it reads differently from ours."""
     if entry.local is None:
         return []
     lines: list[str] = []
     seen: set[str] = set()
-    for platform in entry.post.platforms:
+    for platform in post.platforms:
         account = platform.social_account
         name = account.timezone if account is not None else None
         if not name or name in seen:
@@ -339,7 +342,10 @@ class PostDetailPanel(QFrame):
     def label_names(self) -> list[str]:
         return [w.text() for w in self.labels_row.widgets() if isinstance(w, QLabel)]
 
-    def show_entry(self, entry: Entry | None) -> None:
+    def show_entry(self, entry: Entry | None, post: Post | None = None) -> None:
+        """Show `post` (the full post behind `entry`); None for either clears the panel."""
+        if post is None:
+            entry = None
         self.entry = entry
         self._update_action_buttons()
         if entry is None:
@@ -353,12 +359,12 @@ class PostDetailPanel(QFrame):
             self._set_media([])
             self._set_platforms([])
             return
-        post = entry.post
+        assert post is not None
         color = status_color(post.status)
         self.status_pill.setText(entry.status_text)
         self.status_pill.setStyleSheet(pill_label(entry.status_text, color).styleSheet())
         self.when_label.setText(format_when(entry.local) if entry.local else "Not scheduled")
-        zone_lines = account_zone_times(entry)
+        zone_lines = account_zone_times(entry, post)
         self.account_time_label.setText("\n".join(zone_lines))
         self.account_time_label.setVisible(bool(zone_lines))
         published = (

@@ -10,22 +10,28 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 
-from app.models import Post, PostPlatform
-from app.models.enums import PostStatus, describe, known
-from app.text_render import summary_line
+from app.enums import PostStatus, describe, known
+from app.post_card import CardLabel, PostCard
 from ui.calendar.actions import PostAction, allowed_actions
 
 
 @dataclass(frozen=True, eq=False)
 class Entry:
-    post: Post
+    card: PostCard
     local: datetime | None  # scheduled_at in the display time zone
-    summary: str
     actions: frozenset[PostAction]
 
     @property
     def id(self) -> str:
-        return self.post.id
+        return self.card.id
+
+    @property
+    def summary(self) -> str:
+        return self.card.summary
+
+    @property
+    def scheduled_at(self) -> datetime | None:
+        return self.card.scheduled_at
 
     @property
     def day(self) -> date | None:
@@ -42,28 +48,31 @@ class Entry:
 
     @property
     def status(self) -> str:
-        return self.post.status
+        return self.card.status
 
     @property
     def known_status(self) -> PostStatus | None:
-        return known(PostStatus, self.post.status)
+        return known(PostStatus, self.card.status)
 
     @property
     def status_text(self) -> str:
-        return status_text(self.post.status)
+        return status_text(self.card.status)
 
     @property
     def platform(self) -> str | None:
-        primary = primary_platform(self.post)
-        return primary.platform if primary is not None else None
+        return self.card.platform
 
     @property
     def account_text(self) -> str:
-        return account_text(self.post)
+        return self.card.account_text
+
+    @property
+    def labels(self) -> tuple[CardLabel, ...]:
+        return self.card.labels
 
     @property
     def label_colors(self) -> tuple[str, ...]:
-        return tuple(label.color or "#8a8fa3" for label in self.post.labels)
+        return tuple(label.color or "#8a8fa3" for label in self.card.labels)
 
     @property
     def draggable(self) -> bool:
@@ -88,34 +97,10 @@ def status_text(raw: str | None) -> str:
     return _STATUS_TEXT[status] if status is not None else describe(PostStatus, raw)
 
 
-def primary_platform(post: Post) -> PostPlatform | None:
-    """The platform entry that represents the post: the first enabled one."""
-    enabled = [platform for platform in post.platforms if platform.enabled]
-    candidates = enabled or post.platforms
-    return candidates[0] if candidates else None
+def build_entry(card: PostCard, tz: tzinfo) -> Entry:
+    local = card.scheduled_at.astimezone(tz) if card.scheduled_at is not None else None
+    return Entry(card=card, local=local, actions=allowed_actions(card))
 
 
-def account_text(post: Post) -> str:
-    primary = primary_platform(post)
-    if primary is None:
-        return "No account"
-    account = primary.social_account
-    name = primary.display_name or (account.display_name if account else None)
-    handle = primary.display_username or (account.username if account else None)
-    text = name or (f"@{handle}" if handle else "") or primary.platform
-    extra = len([platform for platform in post.platforms if platform.enabled]) - 1
-    return f"{text} +{extra}" if extra > 0 else text
-
-
-def build_entry(post: Post, tz: tzinfo) -> Entry:
-    local = post.scheduled_at.astimezone(tz) if post.scheduled_at is not None else None
-    return Entry(
-        post=post,
-        local=local,
-        summary=summary_line(post.content) or "(no text)",
-        actions=allowed_actions(post),
-    )
-
-
-def build_entries(posts: Iterable[Post], tz: tzinfo) -> list[Entry]:
-    return [build_entry(post, tz) for post in posts]
+def build_entries(cards: Iterable[PostCard], tz: tzinfo) -> list[Entry]:
+    return [build_entry(card, tz) for card in cards]

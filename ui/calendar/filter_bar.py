@@ -6,8 +6,8 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from app.models import Label, SocialAccountSummary
-from app.models.enums import PostStatus
+from app.enums import PostStatus
+from app.post_card import AccountChoice, CardLabel
 from ui.calendar.entries import status_text
 from ui.calendar.filters import UNKNOWN_STATUS, PostFilter
 from ui.calendar.style import STATUS_COLORS
@@ -76,7 +76,7 @@ class FilterBar(QWidget):
         self.status_combo.addItem(dot_icon(STATUS_COLORS[None]), "Unknown status", UNKNOWN_STATUS)
         self.status_combo.blockSignals(False)
 
-    def set_choices(self, accounts: list[SocialAccountSummary], labels: list[Label]) -> None:
+    def set_choices(self, accounts: list[AccountChoice], labels: list[CardLabel]) -> None:
         """Refill the lists, keeping what is selected when it still exists."""
         current = self.current_filter()
         for combo in (self.account_combo, self.label_combo):

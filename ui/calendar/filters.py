@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from app.models import Post
-from app.models.enums import PostStatus, known
+from app.enums import PostStatus, known
+from app.post_card import PostCard
 
 UNKNOWN_STATUS = "__unknown__"
 """Status filter value matching every status this client does not know."""
@@ -24,23 +24,20 @@ class PostFilter:
         values = (self.account_id, self.network, self.label_id, self.status)
         return any(value is not None for value in values)
 
-    def matches(self, post: Post) -> bool:
-        enabled = [platform for platform in post.platforms if platform.enabled] or post.platforms
-        if self.network is not None and not any(p.platform == self.network for p in enabled):
+    def matches(self, card: PostCard) -> bool:
+        if self.network is not None and self.network not in card.networks:
             return False
-        if self.account_id is not None and not any(
-            p.social_account is not None and p.social_account.id == self.account_id for p in enabled
-        ):
+        if self.account_id is not None and self.account_id not in card.account_ids:
             return False
         if self.label_id is not None and not any(
-            label.id == self.label_id for label in post.labels
+            label.id == self.label_id for label in card.labels
         ):
             return False
         if self.status == UNKNOWN_STATUS:
-            return known(PostStatus, post.status) is None
-        return self.status is None or post.status == self.status
+            return known(PostStatus, card.status) is None
+        return self.status is None or card.status == self.status
 
-    def apply(self, posts: Iterable[Post]) -> list[Post]:
+    def apply(self, cards: Iterable[PostCard]) -> list[PostCard]:
         if not self.active:
-            return list(posts)
-        return [post for post in posts if self.matches(post)]
+            return list(cards)
+        return [card for card in cards if self.matches(card)]

@@ -9,7 +9,8 @@ from the server's come out right.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime, tzinfo
+from datetime import UTC, date, datetime, tzinfo
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeyEvent, QKeySequence
@@ -32,7 +33,6 @@ from app.calendar_grid import (
     visible_dates,
     visible_range,
 )
-from app.models import Post
 from ui.calendar.actions import PostAction
 from ui.calendar.day_popup import DayPopup
 from ui.calendar.detail_panel import PostDetailPanel
@@ -50,6 +50,9 @@ from ui.calendar.style import PAGE_STYLE
 from ui.calendar.timezone import system_time_zone
 from ui.calendar.toolbar import CalendarToolbar
 from ui.calendar.week_view import WeekView
+
+if TYPE_CHECKING:
+    from app.models import Post
 
 UNDATED_DROP_MINUTES = 9 * 60
 """Time of day given to an undated draft dropped on a month day (no time is implied there)."""
@@ -354,13 +357,13 @@ class CalendarPage(QWidget):
     def reload(self) -> None:
         """Re-read the source for what is shown and repaint, keeping selection and scroll."""
         self.filter_bar.blockSignals(True)
-        self.filter_bar.set_choices(self._source.accounts(), self._source.labels())
+        self.filter_bar.set_choices(self._source.account_choices(), self._source.label_choices())
         self.filter_bar.blockSignals(False)
         self._filter = self.filter_bar.current_filter()
         start, end = self.visible_range()
-        posts = self._filter.apply(self._source.posts_between(start, end))
-        drafts = self._filter.apply(self._source.unscheduled_drafts())
-        self._visible = build_entries(posts, self._tz)
+        cards = self._filter.apply(self._source.cards_between(start, end))
+        drafts = self._filter.apply(self._source.unscheduled_cards())
+        self._visible = build_entries(cards, self._tz)
         self._drafts = build_entries(drafts, self._tz)
         self._entries = {entry.id: entry for entry in [*self._drafts, *self._visible]}
         self._populate_view()
@@ -387,7 +390,7 @@ class CalendarPage(QWidget):
     def open_detail(self) -> None:
         if self._selected_id is None:
             return
-        self.detail.show_entry(self._entries[self._selected_id])
+        self._show_detail(self._entries[self._selected_id])
         self.detail.show()
         self.detail.close_button.setFocus()
 
@@ -436,14 +439,14 @@ class CalendarPage(QWidget):
         entry = self._entries.get(post_id)
         if entry is None or not entry.draggable:
             return
-        scheduled = entry.post.scheduled_at
+        scheduled = entry.scheduled_at
         if target.minutes is not None:
             when = slot_instant(target.day, target.minutes, self._tz)
         elif scheduled is not None:
             when = move_to_day(scheduled, target.day, self._tz)
         else:
             when = slot_instant(target.day, UNDATED_DROP_MINUTES, self._tz)
-        if scheduled is not None and when == scheduled:
+        if scheduled is not None and when.astimezone(UTC) == scheduled:
             return
         self.rescheduleRequested.emit(post_id, when)
 
@@ -550,7 +553,11 @@ class CalendarPage(QWidget):
         for kind, action in self.post_actions.items():
             action.setEnabled(kind in allowed)
         self.action_open.setEnabled(entry is not None)
-        self.detail.show_entry(entry)
+        self._show_detail(entry)
+
+    def _show_detail(self, entry: Entry | None) -> None:
+        post = self._source.post(entry.id) if entry is not None else None
+        self.detail.show_entry(entry if post is not None else None, post)
 
     def _on_post_clicked(self, post_id: str) -> None:
         self.select_post(post_id)
@@ -567,9 +574,9 @@ class CalendarPage(QWidget):
 
     def _reschedule(self) -> None:
         entry = self._require(PostAction.RESCHEDULE)
-        if entry is None or entry.post.scheduled_at is None:
+        if entry is None or entry.scheduled_at is None:
             return
-        dialog = RescheduleDialog(entry.id, entry.post.scheduled_at, self._tz, self)
+        dialog = RescheduleDialog(entry.id, entry.scheduled_at, self._tz, self)
         dialog.chosen.connect(self._rescheduled)
         dialog.finished.connect(dialog.deleteLater)
         dialog.finished.connect(lambda _code: setattr(self, "_reschedule_dialog", None))
@@ -578,7 +585,7 @@ class CalendarPage(QWidget):
 
     def _rescheduled(self, post_id: str, when: datetime) -> None:
         entry = self._entries.get(post_id)
-        if entry is None or entry.post.scheduled_at != when:
+        if entry is None or entry.scheduled_at != when.astimezone(UTC):
             self.rescheduleRequested.emit(post_id, when)
 
     def _publish_now(self) -> None:
@@ -600,5 +607,5 @@ class CalendarPage(QWidget):
         return self._entries.get(post_id)
 
     def post(self, post_id: str) -> Post | None:
-        entry = self._entries.get(post_id)
-        return entry.post if entry is not None else None
+        """The full post behind a shown entry (read from the source: entries hold cards)."""
+        return self._source.post(post_id) if post_id in self._entries else None

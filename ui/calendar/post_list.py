@@ -74,7 +74,7 @@ def agenda_rows(entries: Iterable[Entry], days: Sequence[date], today: date) -> 
             by_day.setdefault(entry.day, []).append(entry)
     rows: list[Row] = []
     for day in days:
-        day_entries = sorted(by_day.get(day, []), key=lambda item: item.local or item.post.id)
+        day_entries = sorted(by_day.get(day, []), key=lambda item: item.local or item.id)
         if not day_entries and day != today:
             continue
         count = len(day_entries)
@@ -337,7 +337,7 @@ class PostRowDelegate(QStyledItemDelegate):
             )
             right -= width + 8
         label_font = small_font(font, -1.0)
-        for label in entry.post.labels[:3]:
+        for label in entry.labels[:3]:
             natural = pill_width(label.name, label_font)
             width = min(natural, 120)
             if right - width < x + (160 if self._show_time else 120):

@@ -1,8 +1,9 @@
 """Where the calendar reads posts from, and an in-memory implementation for tests and previews.
 
-The real source is the SQLite cache; the views depend only on this protocol. Range queries use
-aware datetimes and select by `scheduled_at` in `[start, end)`, so a view only ever loads the
-days it shows.
+The real source is the SQLite cache; the views depend only on this protocol. The views draw
+`PostCard`s (cheap to read); the full `Post` is asked for only when its details are shown. Range
+queries use aware datetimes and select by `scheduled_at` in `[start, end)`, so a view only ever
+loads the days it shows.
 """
 
 from __future__ import annotations
@@ -10,25 +11,30 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from app.models import Label, Post, SocialAccountSummary
-from app.models.enums import PostStatus
+from app.enums import PostStatus
+from app.post_card import AccountChoice, CardLabel, PostCard, card_of
+
+if TYPE_CHECKING:
+    from app.models import Label, Post, SocialAccountSummary
 
 
 @runtime_checkable
 class CalendarSource(Protocol):
-    def posts_between(self, start: datetime, end: datetime) -> list[Post]:
+    def cards_between(self, start: datetime, end: datetime) -> list[PostCard]:
         """Posts with `start <= scheduled_at < end` (aware datetimes), in time order."""
         ...
 
-    def unscheduled_drafts(self) -> list[Post]:
+    def unscheduled_cards(self) -> list[PostCard]:
         """Drafts without a date, for the "Unscheduled" tray."""
         ...
 
-    def accounts(self) -> list[SocialAccountSummary]: ...
+    def post(self, post_id: str) -> Post | None: ...
 
-    def labels(self) -> list[Label]: ...
+    def account_choices(self) -> list[AccountChoice]: ...
+
+    def label_choices(self) -> list[CardLabel]: ...
 
 
 def _utc(when: datetime) -> datetime:
@@ -78,8 +84,17 @@ class InMemoryCalendarSource:
     def unscheduled_drafts(self) -> list[Post]:
         return [post for post in self._undated if post.status == PostStatus.DRAFT]
 
-    def accounts(self) -> list[SocialAccountSummary]:
-        return list(self._accounts)
+    def cards_between(self, start: datetime, end: datetime) -> list[PostCard]:
+        return [card_of(post) for post in self.posts_between(start, end)]
 
-    def labels(self) -> list[Label]:
-        return list(self._labels)
+    def unscheduled_cards(self) -> list[PostCard]:
+        return [card_of(post) for post in self.unscheduled_drafts()]
+
+    def post(self, post_id: str) -> Post | None:
+        return next((post for post in self.all_posts() if post.id == post_id), None)
+
+    def account_choices(self) -> list[AccountChoice]:
+        return [AccountChoice(a.id, a.platform, a.label) for a in self._accounts]
+
+    def label_choices(self) -> list[CardLabel]:
+        return [CardLabel(label.id, label.name, label.color) for label in self._labels]

@@ -15,6 +15,6 @@ def entry_tooltip(entry: Entry) -> str:
         html.escape(f"{network_name(entry.platform)} · {entry.account_text}"),
         html.escape(entry.summary),
     ]
-    if entry.post.labels:
-        lines.append(html.escape(", ".join(label.name for label in entry.post.labels)))
+    if entry.labels:
+        lines.append(html.escape(", ".join(label.name for label in entry.labels)))
     return "<qt>" + "<br>".join(lines) + "</qt>"

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QComboBox
 
 from app.calendar_grid import local_instant
 from app.models import Post
+from app.post_card import card_of
 from tests.ui.calendar.conftest import BERLIN, PageFactory
 from tests.ui.calendar.factories import ACCOUNTS, LABELS, make_post
 from ui.calendar.filters import UNKNOWN_STATUS, PostFilter
@@ -42,7 +43,7 @@ def choose(combo: QComboBox, data: str) -> None:
 
 
 def test_post_filter_rules() -> None:
-    posts = sample()
+    posts = {name: card_of(post) for name, post in sample().items()}
     assert PostFilter(network="x").matches(posts["x-second"])
     assert not PostFilter(network="x").matches(posts["linkedin"])
     assert PostFilter(account_id=ACCOUNTS["x"]["id"]).matches(posts["x"])

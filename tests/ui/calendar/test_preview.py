@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from PySide6.QtGui import QImage
 
-from app.models.enums import PostStatus, known
+from app.enums import PostStatus, known
 from ui.calendar.preview import render, sample_data
 
 

@@ -1,0 +1,157 @@
+"""What the calendar needs of a post, small and cheap to read back (no pydantic at runtime).
+
+The calendar paints hundreds of posts at start and after every sync. Validating each full post
+body with pydantic costs ~70 µs a post and importing the models ~150 ms, so the cache stores this
+card next to the body and the calendar reads only cards; the full `Post` is decoded for the one
+post whose details are shown.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from app.text_render import summary_line
+
+if TYPE_CHECKING:
+    from app.models import Post, PostPlatform
+
+CARD_VERSION = 1
+NO_TEXT = "(no text)"
+
+
+@dataclass(frozen=True, slots=True)
+class CardLabel:
+    id: str
+    name: str
+    color: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class AccountChoice:
+    """An account in the calendar's filter list."""
+
+    id: str
+    platform: str
+    label: str
+
+
+def account_label(display_name: str | None, username: str | None, account_id: str) -> str:
+    """How an account is named in lists: "Name (@handle)", or whichever of them exists."""
+    name = display_name or username or account_id
+    return f"{name} (@{username})" if username and display_name else name
+
+
+def account_choice_from_json(text: str) -> AccountChoice:
+    """From an account body as the cache stores it (the server's fields, by their names)."""
+    data = json.loads(text)
+    account_id = str(data["id"])
+    return AccountChoice(
+        id=account_id,
+        platform=str(data.get("platform") or ""),
+        label=account_label(data.get("display_name"), data.get("username"), account_id),
+    )
+
+
+def label_from_json(text: str) -> CardLabel:
+    data = json.loads(text)
+    return CardLabel(str(data["id"]), str(data.get("name") or ""), data.get("color"))
+
+
+@dataclass(frozen=True, slots=True)
+class PostCard:
+    id: str
+    status: str
+    scheduled_at: datetime | None  # aware, UTC
+    summary: str  # first line of the content as plain text
+    platform: str | None  # the network of the entry that represents the post
+    account_text: str  # "Name", "@handle" or "Name +2" for more destinations
+    networks: tuple[str, ...]  # of the enabled entries (all entries when none is enabled)
+    account_ids: tuple[str, ...]  # likewise
+    labels: tuple[CardLabel, ...]
+
+
+def primary_platform(post: Post) -> PostPlatform | None:
+    """The platform entry that represents the post: the first enabled one."""
+    enabled = [platform for platform in post.platforms if platform.enabled]
+    candidates = enabled or post.platforms
+    return candidates[0] if candidates else None
+
+
+def account_text(post: Post) -> str:
+    primary = primary_platform(post)
+    if primary is None:
+        return "No account"
+    account = primary.social_account
+    name = primary.display_name or (account.display_name if account else None)
+    handle = primary.display_username or (account.username if account else None)
+    text = name or (f"@{handle}" if handle else "") or primary.platform
+    extra = len([platform for platform in post.platforms if platform.enabled]) - 1
+    return f"{text} +{extra}" if extra > 0 else text
+
+
+def card_of(post: Post) -> PostCard:
+    enabled = [platform for platform in post.platforms if platform.enabled] or post.platforms
+    primary = primary_platform(post)
+    return PostCard(
+        id=post.id,
+        status=post.status,
+        scheduled_at=None if post.scheduled_at is None else post.scheduled_at.astimezone(UTC),
+        summary=summary_line(post.content) or NO_TEXT,
+        platform=primary.platform if primary is not None else None,
+        account_text=account_text(post),
+        networks=tuple(dict.fromkeys(p.platform for p in enabled)),
+        account_ids=tuple(
+            dict.fromkeys(p.social_account.id for p in enabled if p.social_account is not None)
+        ),
+        labels=tuple(CardLabel(label.id, label.name, label.color) for label in post.labels),
+    )
+
+
+def card_to_json(card: PostCard) -> str:
+    scheduled = card.scheduled_at
+    return json.dumps(
+        {
+            "v": CARD_VERSION,
+            "id": card.id,
+            "status": card.status,
+            "at": None if scheduled is None else scheduled.isoformat(),
+            "summary": card.summary,
+            "platform": card.platform,
+            "account": card.account_text,
+            "networks": card.networks,
+            "accounts": card.account_ids,
+            "labels": [[label.id, label.name, label.color] for label in card.labels],
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+class StaleCard(ValueError):
+    """The text is not a card this version writes: rebuild it from the post body."""
+
+
+def card_from_json(text: str) -> PostCard:
+    try:
+        data: Any = json.loads(text)
+        if not isinstance(data, dict) or data.get("v") != CARD_VERSION:
+            raise StaleCard("not a card of this version")
+        at = data["at"]
+        return PostCard(
+            id=data["id"],
+            status=data["status"],
+            scheduled_at=None if at is None else datetime.fromisoformat(at).astimezone(UTC),
+            summary=data["summary"],
+            platform=data["platform"],
+            account_text=data["account"],
+            networks=tuple(data["networks"]),
+            account_ids=tuple(data["accounts"]),
+            labels=tuple(CardLabel(*label) for label in data["labels"]),
+        )
+    except StaleCard:
+        raise
+    except (ValueError, KeyError, TypeError) as error:
+        raise StaleCard(str(error)) from None
