@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from ui.shell.main_window import SECTIONS
+from ui.sections import SECTIONS
 
 
 @dataclass(frozen=True)

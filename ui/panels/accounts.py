@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from app.models import AccountStatus, SocialAccountSummary, known
+from app.enums import AccountStatus, known
+
+if TYPE_CHECKING:
+    from app.models import SocialAccountSummary
 
 Index = QModelIndex | QPersistentModelIndex
 

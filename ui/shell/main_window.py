@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -15,11 +17,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.sync import SyncState
 from ui.messages import Banner, Message, MessageBridge
+from ui.sections import SECTIONS
 from ui.shell.status import connection_text, last_sync_text
 
-SECTIONS = ("calendar", "compose", "labels", "signatures", "accounts", "webhooks", "repurposes")
+if TYPE_CHECKING:
+    from app.sync.state import SyncState
 
 
 class MainWindow(QMainWindow):

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from app.sync import SyncState
+if TYPE_CHECKING:
+    from app.sync.state import SyncState
+
 
 _PHASE_TEXT = {
     "idle": "Online",
