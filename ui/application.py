@@ -96,6 +96,8 @@ class Application:
         try:
             profile, api_key = self._initial_workspace()
             self.window.show_section(self.options.view)
+            if self.options.date is not None:  # before any workspace: no reload of real data
+                self.calendar.go_to(self.options.date)
             self.window.show()
             if profile is None:
                 self._offer_first_run()
@@ -153,8 +155,6 @@ class Application:
             if self.cache.reset is not None:
                 self.messages.post(Message(self.cache.reset.message, Level.WARNING))
             self.window.set_workspace_name(profile.name)
-            if self.options.date is not None:
-                self.calendar.go_to(self.options.date)
             self.calendar.set_source(self.cache)  # paints the cached calendar at once
             self._refresh_workspace_menu()
             await self._after_first_paint()

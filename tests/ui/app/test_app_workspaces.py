@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import date
 
 import keyring
 import pytest
 from keyring.backends import fail
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app.config import ProfileStore
+from app.config import Profile, ProfileStore
 from app.sandbox.harness import SandboxServer
 from tests.keyrings import MemoryKeyring
 from tests.ui.app.conftest import LoopRunner, until
@@ -130,3 +131,38 @@ def test_base_url_without_a_key_in_the_environment_is_refused(
     app = Application(qapp, options("http://127.0.0.1:9/api"))
     with pytest.raises(StartupError, match="POSTDESK_API_KEY"):
         runner.run(app.run())
+
+
+def test_switching_workspaces_keeps_the_shown_period_and_reads_the_new_cache(
+    qapp: QApplication,
+    runner: LoopRunner,
+    sandbox: SandboxServer,
+    memory_keyring: MemoryKeyring,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("POSTDESK_API_KEY", sandbox.keys.admin)
+    wanted = date(2026, 2, 14)
+
+    async def scenario() -> None:
+        app = Application(qapp, options(sandbox.base_url, date=wanted))
+        task = asyncio.ensure_future(app.run())
+        await until(lambda: app.session is not None and app.session.first_sync_ok is not None)
+        assert app.calendar.anchor() == wanted
+        first = app.cache
+        app.calendar.go_next()  # the user moves on; a switch keeps their place
+
+        saved = Profile.create("Acme", sandbox.base_url, "UTC")
+        memory_keyring.set_password("postdesk", saved.id, sandbox.keys.admin)
+        await app.open_workspace(saved, None)
+
+        assert app.cache is not None
+        assert app.cache is not first
+        assert app.calendar.anchor() == date(2026, 3, 1)
+        await until(lambda: app.session is not None and app.session.first_sync_ok is not None)
+        assert app.session is not None
+        assert app.session.first_sync_ok is True
+        assert "Acme" in app.window.windowTitle()
+        app.window.close()
+        assert await task == 0
+
+    runner.run(scenario())
