@@ -13,7 +13,6 @@ import json
 import os
 import re
 import tempfile
-import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -112,6 +111,8 @@ class Profile:
         cls, name: str, base_url: str, server_timezone: str = "UTC", *, is_demo: bool = False
     ) -> Profile:
         """A new profile with a fresh id; the address is normalized (ValueError on junk)."""
+        import uuid  # ~2 ms (it imports `platform`) that the start-up path does not need
+
         return cls(
             id=uuid.uuid4().hex,
             name=name.strip(),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import os
 import sys
@@ -17,24 +18,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from app.config import Paths, Profile, ProfileStore, normalize_base_url
-from app.demo import DemoSandbox
 from app.gc_policy import settle_after_start
-from app.secrets import KeyringUnavailable, KeyVault
 from app.store import WorkspaceCache
 from ui.calendar import CalendarPage, InMemoryCalendarSource
 from ui.cli import Options
-from ui.dialogs.connect_workspace import ConnectWorkspaceDialog, WorkspaceForm
-from ui.dialogs.welcome import WelcomeDialog
 from ui.messages import Level, Message, MessageBridge
 from ui.panels.accounts import AccountsPanel
 from ui.panels.planned import PLANNED_TEXT, PlannedPanel
 from ui.shell.main_window import MainWindow
 from ui.tasks import TaskGroup
 
+# What the first paint does not need is imported where it is used: the start-up path stays light
+# (tests/test_startup_imports.py).
 if TYPE_CHECKING:
+    from app.demo import DemoSandbox
+    from app.secrets import KeyVault
+    from ui.dialogs.connect_workspace import ConnectWorkspaceDialog, WorkspaceForm
+    from ui.dialogs.welcome import WelcomeDialog
     from ui.session import WorkspaceSession
 
 # The demo server picks a free port at start; the real address replaces this one then.
@@ -42,7 +45,10 @@ DEMO_PROFILE = Profile(
     id="demo", name="Demo workspace", base_url="http://127.0.0.1/api", is_demo=True
 )
 SCREENSHOT_TIMEOUT_S = 90.0
-FIRST_PAINT_WAIT_S = 0.01  # a timer turn: Qt handles the pending paint before it fires
+FIRST_PAINT_LIMIT_S = 0.5
+"""How long the slow start-up steps wait for the window's first paint (a minimized one may never
+paint)."""
+REPAINT_TURN_S = 0.01  # a timer turn: Qt handles the pending repaint before it fires
 
 
 class StartupError(Exception):
@@ -64,20 +70,22 @@ class Application:
         self.options = options
         self.paths = paths or Paths()
         self.profiles = ProfileStore(self.paths)
-        # This run reads POSTDESK_API_KEY itself (--base-url only): saved workspaces never see it.
-        self.vault = KeyVault(environ={})
+        self._vault: KeyVault | None = None
         self.messages = MessageBridge()
         self.tasks = TaskGroup(self.messages.error)
         self.window = MainWindow(self.messages)
-        self.calendar = CalendarPage(InMemoryCalendarSource([]))
-        self.window.set_page("calendar", self.calendar)
-        self.accounts_panel = AccountsPanel()
-        self.window.set_page("accounts", self.accounts_panel)
-        for section in PLANNED_TEXT:
-            self.window.set_page(section, PlannedPanel(section))
-        self._connect_calendar()
         self.session: WorkspaceSession | None = None
         self.cache: WorkspaceCache | None = None
+        # Built inside the window: moving a styled page in afterwards restyles each of its
+        # widgets again (~18 ms for the calendar, at start).
+        self.calendar = CalendarPage(InMemoryCalendarSource([]), parent=self.window.pages)
+        self.window.set_page("calendar", self.calendar)
+        # The other pages are built when first shown (~10 ms less before the first paint).
+        self._accounts_panel: AccountsPanel | None = None
+        self.window.set_page_builder("accounts", self._build_accounts_panel)
+        for section in PLANNED_TEXT:
+            self.window.set_page_builder(section, functools.partial(PlannedPanel, section))
+        self._connect_calendar()
         self.profile: Profile | None = None
         self.demo: DemoSandbox | None = None
         self._switching = asyncio.Lock()
@@ -90,6 +98,31 @@ class Application:
         self._closed: asyncio.Future[None] = asyncio.get_event_loop().create_future()
         self.window.closing.connect(self._on_window_closing)
         self._build_menus()
+
+    @property
+    def vault(self) -> KeyVault:
+        if self._vault is None:
+            from app.secrets import KeyVault
+
+            # This run reads POSTDESK_API_KEY itself (--base-url only): saved workspaces never
+            # see it.
+            self._vault = KeyVault(environ={})
+        return self._vault
+
+    @property
+    def accounts_panel(self) -> AccountsPanel:
+        self.window.page("accounts")  # builds it the first time
+        assert self._accounts_panel is not None
+        return self._accounts_panel
+
+    def _build_accounts_panel(self, parent: QWidget) -> AccountsPanel:
+        self._accounts_panel = AccountsPanel(parent)
+        self._show_accounts()
+        return self._accounts_panel
+
+    def _show_accounts(self) -> None:
+        if self._accounts_panel is not None and self.cache is not None:
+            self._accounts_panel.show_data(self.cache.accounts(), self.cache.count_posts())
 
     # -- run ---
     async def run(self) -> int:
@@ -158,16 +191,14 @@ class Application:
             self.calendar.set_source(self.cache)  # paints the cached calendar at once
             self._refresh_workspace_menu()
             await self._after_first_paint()
-            self.accounts_panel.show_data(self.cache.accounts(), self.cache.count_posts())
+            self._show_accounts()
             if profile.is_demo:
                 profile, api_key = await self._start_demo(profile)
             if api_key is None:
                 api_key = await self._saved_key(profile)
                 if api_key is None:
                     return
-            # Imported only now: the client and the models cost ~250 ms of imports that the
-            # first paint of the cached calendar does not need.
-            from ui.session import WorkspaceSession
+            from ui.session import WorkspaceSession  # the client and models: ~250 ms of imports
 
             session = WorkspaceSession(profile, api_key, self.cache, self.messages)
             session.syncStateChanged.connect(self.window.show_sync_state)
@@ -176,13 +207,34 @@ class Application:
             session.start()
 
     async def _after_first_paint(self) -> None:
-        """Let Qt paint the window before the slow parts; the first time, settle the heap."""
-        await asyncio.sleep(FIRST_PAINT_WAIT_S)
+        """Let Qt paint the opened workspace before the slow parts; the first time, settle the heap.
+
+        Those parts (the client's imports above all) hold the UI thread for a while. A new window
+        is waited for until it is painted: the window manager may map it after any fixed delay.
+        """
+        window = self.window
+        if not window.isVisible() or window.painted:
+            await asyncio.sleep(REPAINT_TURN_S)
+        else:
+            painted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+            def on_painted() -> None:
+                if not painted.done():
+                    painted.set_result(None)
+
+            window.firstPainted.connect(on_painted)
+            try:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(painted, FIRST_PAINT_LIMIT_S)
+            finally:
+                window.firstPainted.disconnect(on_painted)
         if not self._settled:
             self._settled = True
             settle_after_start()
 
     async def _saved_key(self, profile: Profile) -> str | None:
+        from app.secrets import KeyringUnavailable
+
         try:
             key = await asyncio.to_thread(self.vault.get, profile.id)
         except KeyringUnavailable as error:
@@ -205,6 +257,8 @@ class Application:
         return key
 
     async def _start_demo(self, profile: Profile) -> tuple[Profile, str]:
+        from app.demo import DemoSandbox
+
         if self.demo is None or not self.demo.running:
             self.demo = DemoSandbox(
                 self.paths.data_dir / "demo-sandbox.sqlite3", posts=self.options.demo_posts
@@ -225,7 +279,7 @@ class Application:
         if self.cache is None:
             return
         self.calendar.reload()
-        self.accounts_panel.show_data(self.cache.accounts(), self.cache.count_posts())
+        self._show_accounts()
 
     # -- calendar actions ---
     def _connect_calendar(self) -> None:
@@ -316,6 +370,8 @@ class Application:
             self.session.refresh()
 
     def _offer_first_run(self) -> None:
+        from ui.dialogs.welcome import WelcomeDialog
+
         dialog = WelcomeDialog(self.window)
         dialog.connectChosen.connect(self._show_connect_dialog)
         dialog.demoChosen.connect(lambda: self._switch_to(DEMO_PROFILE))
@@ -323,17 +379,21 @@ class Application:
         self.welcome_dialog = dialog
 
     def _show_connect_dialog(self) -> None:
+        from ui.dialogs.connect_workspace import ConnectWorkspaceDialog
+
         dialog = ConnectWorkspaceDialog(self._verify, self.window)
         dialog.connected.connect(self._on_connected)
         dialog.open()
         self.connect_dialog = dialog
 
     async def _verify(self, form: WorkspaceForm) -> None:
-        from app.workspaces import verify_workspace  # imported late: httpx + models, ~300 ms
+        from app.workspaces import verify_workspace
 
         await verify_workspace(form.base_url, form.api_key, form.server_timezone)
 
     def _on_connected(self, form: WorkspaceForm) -> None:
+        from app.secrets import KeyringUnavailable
+
         profile = Profile.create(form.name, form.base_url, form.server_timezone)
         try:
             self.vault.set(profile.id, form.api_key)
@@ -390,6 +450,8 @@ class Application:
         self.remove_box = box
 
     async def _remove(self, profile: Profile) -> None:
+        from app.secrets import KeyringUnavailable
+
         await self._close_workspace()
         with contextlib.suppress(KeyringUnavailable):
             self.vault.delete(profile.id)

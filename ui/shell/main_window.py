@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -27,12 +28,15 @@ if TYPE_CHECKING:
 
 class MainWindow(QMainWindow):
     closing = Signal()
+    firstPainted = Signal()
 
     def __init__(self, messages: MessageBridge, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Postdesk")
         self.resize(1360, 860)
         self.messages = messages
+        self.painted = False
+        """Whether the window has been on screen; slow start-up work waits for it."""
         self.sidebar = QListWidget()
         self.sidebar.setObjectName("sidebar")
         self.sidebar.setFixedWidth(180)
@@ -40,6 +44,7 @@ class MainWindow(QMainWindow):
         self.banner = Banner()
         messages.posted.connect(self._show_message)
         self._section_pages: dict[str, QWidget] = {}
+        self._page_builders: dict[str, Callable[[QWidget], QWidget]] = {}
         for index, name in enumerate(SECTIONS):
             item = QListWidgetItem(name.capitalize())
             item.setData(Qt.ItemDataRole.UserRole, name)
@@ -49,7 +54,7 @@ class MainWindow(QMainWindow):
             self._section_pages[name] = placeholder
             self.pages.addWidget(placeholder)
             self._add_section_shortcut(index, name)
-        self.sidebar.currentRowChanged.connect(self.pages.setCurrentIndex)
+        self.sidebar.currentRowChanged.connect(self._show_row)
 
         content = QWidget()
         column = QVBoxLayout(content)
@@ -86,6 +91,7 @@ class MainWindow(QMainWindow):
 
     # -- sections ---
     def set_page(self, name: str, widget: QWidget) -> None:
+        self._page_builders.pop(name, None)
         old = self._section_pages[name]
         index = self.pages.indexOf(old)
         self.pages.insertWidget(index, widget)
@@ -95,8 +101,23 @@ class MainWindow(QMainWindow):
         if self.sidebar.currentRow() == index:
             self.pages.setCurrentIndex(index)
 
+    def set_page_builder(self, name: str, build: Callable[[QWidget], QWidget]) -> None:
+        """Build the page, as `build(parent)`, when its section is first shown or asked for
+        (`page`): start-up then spends no time on pages that are not on screen."""
+        self._page_builders[name] = build
+        if self.current_section() == name:
+            self.page(name)
+
     def page(self, name: str) -> QWidget:
+        build = self._page_builders.pop(name, None)
+        if build is not None:
+            self.set_page(name, build(self.pages))
         return self._section_pages[name]
+
+    def _show_row(self, row: int) -> None:
+        if row >= 0:
+            self.page(SECTIONS[row])
+        self.pages.setCurrentIndex(row)
 
     def show_section(self, name: str) -> None:
         self.sidebar.setCurrentRow(SECTIONS.index(name))
@@ -120,6 +141,12 @@ class MainWindow(QMainWindow):
 
     def _show_message(self, message: Message) -> None:
         self.banner.show_message(message)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self.painted:
+            self.painted = True
+            self.firstPainted.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.closing.emit()

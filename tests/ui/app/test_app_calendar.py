@@ -223,6 +223,22 @@ def test_offline_keeps_the_last_good_data_on_screen(
     runner.run(offline_run())
 
 
+def test_the_accounts_page_opened_at_start_follows_the_syncs(
+    qapp: QApplication, runner: LoopRunner, demo_sandbox: SandboxServer, api_key: str
+) -> None:
+    async def scenario() -> None:
+        app = Application(qapp, options(demo_sandbox.base_url, view="accounts"))
+        task = await started(app)
+        assert app.window.pages.currentWidget() is app.accounts_panel
+        total = demo_sandbox.store.post_count()
+        assert f"{total} posts in this workspace" in app.accounts_panel.summary.text()
+        assert app.cache is not None
+        assert app.accounts_panel.model.rowCount() == len(app.cache.accounts())
+        assert await stopped(app, task) == 0
+
+    runner.run(scenario())
+
+
 def test_a_rate_limited_server_shows_the_wait_in_the_status_bar(
     qapp: QApplication,
     runner: LoopRunner,
