@@ -15,12 +15,12 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from app.post_card import card_of, card_to_json
+from app.post_card import PostCard, card_of, card_to_json
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -42,6 +42,7 @@ class PostRow:
     account_ids: frozenset[str]
     label_ids: frozenset[str]
     card: str  # app.post_card JSON: what the calendar reads
+    parsed_card: PostCard = field(compare=False)  # the same, as the calendar will read it
 
 
 def utc_text(moment: datetime) -> str:
@@ -84,6 +85,7 @@ def load_account(body: str) -> SocialAccountSummary:
 
 
 def encode_post(post: Post) -> PostRow:
+    card = card_of(post)
     body = dump_model(post)
     calendar = calendar_time(post)
     return PostRow(
@@ -95,7 +97,8 @@ def encode_post(post: Post) -> PostRow:
         body=body,
         account_ids=frozenset(_account_ids(post)),
         label_ids=frozenset(label.id for label in post.labels),
-        card=card_to_json(card_of(post)),
+        card=card_to_json(card),
+        parsed_card=card,
     )
 
 

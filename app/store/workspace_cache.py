@@ -308,6 +308,7 @@ class WorkspaceCache:
         self, db: sqlite3.Connection, rows: dict[str, PostRow], protected: set[str]
     ) -> bool:
         wanted = {post_id: row for post_id, row in rows.items() if post_id not in protected}
+        self._remember_cards(wanted.values())
         current = _stored(db, wanted.keys())
         changed = [r for post_id, r in wanted.items() if current.get(post_id) != (r.body, r.card)]
         if not changed:
@@ -406,6 +407,13 @@ class WorkspaceCache:
 
     def unscheduled_cards(self) -> list[PostCard]:
         return self._cards(_UNDATED % "card, body", [])
+
+    def _remember_cards(self, rows: Iterable[PostRow]) -> None:
+        # The calendar reloads right after a sync has stored these: it finds them parsed.
+        with self._read_lock:
+            if len(self._card_memo) > _CARD_MEMO_LIMIT:
+                self._card_memo.clear()
+            self._card_memo.update((row.card, row.parsed_card) for row in rows)
 
     def _cards(self, sql: str, params: Sequence[str]) -> list[PostCard]:
         with self._read_lock:

@@ -154,6 +154,9 @@ class SyncService:
         async with contextlib.aclosing(pages):
             async for page in pages:
                 encode_posts(page.data, into=rows)
+                # Pages fetched ahead are often all done already; without a turn of the loop
+                # here a burst of them would be encoded in one go and stall the UI.
+                await asyncio.sleep(0)
         return rows
 
     async def _labels(self) -> list[Label]:

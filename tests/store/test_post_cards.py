@@ -147,3 +147,20 @@ def test_the_calendar_reads_the_cache_without_importing_pydantic(tmp_path: Path)
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_cards_just_stored_are_read_back_without_parsing_them_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import app.store.workspace_cache as workspace_cache
+
+    post = make_post("a", scheduled_at="2026-03-11 09:00:00")
+    with WorkspaceCache(tmp_path / "c.sqlite3") as cache:
+        cache.replace_all_posts([post])
+
+        def never(text: str) -> object:
+            raise AssertionError("a card stored by this process was parsed again")
+
+        monkeypatch.setattr(workspace_cache, "card_from_json", never)
+
+        assert cache.cards_between(*MARCH) == [card_of(post)]

@@ -33,6 +33,7 @@ from app.calendar_grid import (
     visible_dates,
     visible_range,
 )
+from app.post_card import AccountChoice, CardLabel
 from ui.calendar.actions import PostAction
 from ui.calendar.day_popup import DayPopup
 from ui.calendar.detail_panel import PostDetailPanel
@@ -103,6 +104,7 @@ class CalendarPage(QWidget):
         self._selected_id: str | None = None
         self._scroll_week = True
         self._loaded_range: tuple[datetime, datetime] | None = None
+        self._choices: tuple[list[AccountChoice], list[CardLabel]] | None = None
         self._delete_box: QMessageBox | None = None
         self._reschedule_dialog: RescheduleDialog | None = None
 
@@ -356,9 +358,12 @@ class CalendarPage(QWidget):
 
     def reload(self) -> None:
         """Re-read the source for what is shown and repaint, keeping selection and scroll."""
-        self.filter_bar.blockSignals(True)
-        self.filter_bar.set_choices(self._source.account_choices(), self._source.label_choices())
-        self.filter_bar.blockSignals(False)
+        choices = (self._source.account_choices(), self._source.label_choices())
+        if choices != self._choices:  # refilling the lists re-lays out and repaints the page
+            self._choices = choices
+            self.filter_bar.blockSignals(True)
+            self.filter_bar.set_choices(*choices)
+            self.filter_bar.blockSignals(False)
         self._filter = self.filter_bar.current_filter()
         start, end = self.visible_range()
         cards = self._filter.apply(self._source.cards_between(start, end))
