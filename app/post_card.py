@@ -73,35 +73,28 @@ class PostCard:
     labels: tuple[CardLabel, ...]
 
 
-def primary_platform(post: Post) -> PostPlatform | None:
-    """The platform entry that represents the post: the first enabled one."""
-    enabled = [platform for platform in post.platforms if platform.enabled]
-    candidates = enabled or post.platforms
-    return candidates[0] if candidates else None
-
-
-def account_text(post: Post) -> str:
-    primary = primary_platform(post)
+def _account_text(primary: PostPlatform | None, destinations: int) -> str:
     if primary is None:
         return "No account"
     account = primary.social_account
     name = primary.display_name or (account.display_name if account else None)
     handle = primary.display_username or (account.username if account else None)
     text = name or (f"@{handle}" if handle else "") or primary.platform
-    extra = len([platform for platform in post.platforms if platform.enabled]) - 1
-    return f"{text} +{extra}" if extra > 0 else text
+    return f"{text} +{destinations - 1}" if destinations > 1 else text
 
 
 def card_of(post: Post) -> PostCard:
-    enabled = [platform for platform in post.platforms if platform.enabled] or post.platforms
-    primary = primary_platform(post)
+    destinations = [platform for platform in post.platforms if platform.enabled]
+    # With no entry enabled, the post is still shown (and filtered) by the entries it has.
+    enabled = destinations or post.platforms
+    primary = enabled[0] if enabled else None
     return PostCard(
         id=post.id,
         status=post.status,
         scheduled_at=None if post.scheduled_at is None else post.scheduled_at.astimezone(UTC),
         summary=summary_line(post.content) or NO_TEXT,
         platform=primary.platform if primary is not None else None,
-        account_text=account_text(post),
+        account_text=_account_text(primary, len(destinations)),
         networks=tuple(dict.fromkeys(p.platform for p in enabled)),
         account_ids=tuple(
             dict.fromkeys(p.social_account.id for p in enabled if p.social_account is not None)

@@ -408,26 +408,28 @@ class WorkspaceCache:
     def unscheduled_cards(self) -> list[PostCard]:
         return self._cards(_UNDATED % "card, body", [])
 
+    def _memo(self) -> dict[str, PostCard]:
+        """The parsed-card memo (call with the read lock held), emptied when it grows too big."""
+        if len(self._card_memo) > _CARD_MEMO_LIMIT:
+            self._card_memo.clear()
+        return self._card_memo
+
     def _remember_cards(self, rows: Iterable[PostRow]) -> None:
         # The calendar reloads right after a sync has stored these: it finds them parsed.
         with self._read_lock:
-            if len(self._card_memo) > _CARD_MEMO_LIMIT:
-                self._card_memo.clear()
-            self._card_memo.update((row.card, row.parsed_card) for row in rows)
+            self._memo().update((row.card, row.parsed_card) for row in rows)
 
     def _cards(self, sql: str, params: Sequence[str]) -> list[PostCard]:
         with self._read_lock:
             rows = self._reader.execute(sql, params).fetchall()
-            memo = self._card_memo
-            if len(memo) > _CARD_MEMO_LIMIT:
-                memo.clear()
+            memo = self._memo()
             cards: list[PostCard] = []
             for text, body in rows:
                 card = memo.get(text) if text is not None else None
                 if card is None:
                     try:
                         card = memo[text] = card_from_json(text)
-                    except (StaleCard, TypeError):
+                    except StaleCard:
                         # Cached by an older Postdesk (no card, or an older kind): build it from
                         # the body; the next sync stores the new card.
                         card = card_of(decode_post(body))

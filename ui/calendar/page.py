@@ -561,6 +561,7 @@ class CalendarPage(QWidget):
         self._show_detail(entry)
 
     def _show_detail(self, entry: Entry | None) -> None:
+        # Entries hold cards; the full post is read (and decoded) for the panel only.
         post = self._source.post(entry.id) if entry is not None else None
         self.detail.show_entry(entry if post is not None else None, post)
 
