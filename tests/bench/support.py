@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import itertools
+import json
 import os
 import platform
 import statistics
@@ -254,3 +255,16 @@ def machine_info() -> dict[str, Any]:
         "git_dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+
+
+def record_results(values: dict[str, Any], path: Path | None = None) -> None:
+    """Merge `values` into bench-results.json: each benchmark module owns its own keys."""
+    target = path or ROOT / "bench-results.json"
+    try:
+        report = json.loads(target.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        report = {}
+    if not isinstance(report, dict):
+        report = {}
+    report.update(values)
+    target.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
