@@ -4,6 +4,7 @@ is ignored, never sent, and views can show which items are busy."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Coroutine
 from typing import Any
 
@@ -33,7 +34,7 @@ class WriteGate(QObject):
             return None
         task = self._tasks.spawn(coro)
         self._busy[key] = task
-        task.add_done_callback(lambda _t, k=key: self._done(k, _t))
+        task.add_done_callback(functools.partial(self._done, key))
         self.busyChanged.emit(key, True)
         return task
 
