@@ -14,11 +14,7 @@ _runtime_dir.chmod(0o700)
 os.environ["XDG_RUNTIME_DIR"] = str(_runtime_dir)
 os.environ.pop("POSTDESK_API_KEY", None)
 
-pytest_plugins = (
-    ["app.sandbox.pytest_fixtures"]
-    if (Path(__file__).resolve().parent.parent / "app/sandbox/pytest_fixtures.py").exists()
-    else []
-)
+pytest_plugins = ["tests.sandbox_fixtures"]
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.calendar_grid import (
+from app.calendar.grid import (
     ViewKind,
     add_months,
     day_bounds,

@@ -1,4 +1,4 @@
-"""Profiles, paths and base URLs (app.config). XDG folders point into tmp_path (conftest.py)."""
+"""Profiles, paths and base URLs (app.workspaces.profiles); XDG folders point into tmp_path."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.config import (
+from app.workspaces.profiles import (
     ConfigError,
     Paths,
     Profile,

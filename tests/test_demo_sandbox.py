@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from app.demo import DemoSandbox
+from app.workspaces.demo import DemoSandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,7 +62,7 @@ def test_the_child_stops_when_the_app_is_killed(tmp_path: Path) -> None:
     parent_script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from app.demo import DemoSandbox\n"
+        "from app.workspaces.demo import DemoSandbox\n"
         f"demo = DemoSandbox(Path({str(tmp_path / 'demo.sqlite3')!r}), posts=10)\n"
         "demo.start()\n"
         "print(demo._process.pid, flush=True)\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from app.gc_policy import YOUNG_THRESHOLD, settle_after_start
+from app.runtime.gc_policy import YOUNG_THRESHOLD, settle_after_start
 
 
 def test_settling_freezes_the_start_up_heap_and_spaces_young_collections() -> None:

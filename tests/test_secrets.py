@@ -1,4 +1,4 @@
-"""KeyVault (app.secrets) with an in-memory keyring backend, the fail backend and broken ones."""
+"""KeyVault (app.workspaces.key_vault): in-memory keyring, the fail backend and broken ones."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import fail
 
-from app.secrets import KeyringUnavailable, KeyVault
+from app.workspaces.key_vault import KeyringUnavailable, KeyVault
 from tests.keyrings import MemoryKeyring
 
 KEY = "pd_live_S3cr3t-value-that-must-never-leak"
@@ -234,8 +234,8 @@ def test_importing_the_app_modules_does_not_load_keyring() -> None:
     # keyring costs ~120 ms to import and set up: it must stay off the path to first paint.
     script = (
         "import sys\n"
-        "import app.config, app.secrets, app.store, app.sync\n"
-        "from app.secrets import KeyVault\n"
+        "import app.workspaces.profiles, app.workspaces.key_vault, app.store, app.sync\n"
+        "from app.workspaces.key_vault import KeyVault\n"
         "import os\n"
         "os.environ['POSTDESK_API_KEY'] = 'k'\n"
         "assert KeyVault().get('p1') == 'k'\n"

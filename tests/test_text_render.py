@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from app.text_render import html_to_text, looks_like_html, summary_line
+from app.content.text_render import html_to_text, looks_like_html, summary_line
 
 # Hypothesis caches into ./.hypothesis by default; pytest (with our norecursedirs) then warns
 # about that folder, and warnings are errors. Keep its files out of the work tree.

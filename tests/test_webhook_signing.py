@@ -8,7 +8,7 @@ import hmac
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from app.webhook_signing import sign, verify
+from app.api.webhook_signing import sign, verify
 
 bodies = st.binary(max_size=512)
 secrets = st.text(min_size=1, max_size=48)

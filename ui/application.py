@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from app.config import Paths, Profile, ProfileStore, normalize_base_url
-from app.gc_policy import settle_after_start
+from app.runtime.gc_policy import settle_after_start
 from app.store import WorkspaceCache
+from app.workspaces.profiles import Paths, Profile, ProfileStore, normalize_base_url
 from ui.calendar import CalendarPage, InMemoryCalendarSource
 from ui.cli import Options
 from ui.messages import Level, Message, MessageBridge
@@ -34,8 +34,8 @@ from ui.tasks import TaskGroup
 # What the first paint does not need is imported where it is used: the start-up path stays light
 # (tests/test_startup_imports.py).
 if TYPE_CHECKING:
-    from app.demo import DemoSandbox
-    from app.secrets import KeyVault
+    from app.workspaces.demo import DemoSandbox
+    from app.workspaces.key_vault import KeyVault
     from ui.dialogs.connect_workspace import ConnectWorkspaceDialog, WorkspaceForm
     from ui.dialogs.welcome import WelcomeDialog
     from ui.session import WorkspaceSession
@@ -102,7 +102,7 @@ class Application:
     @property
     def vault(self) -> KeyVault:
         if self._vault is None:
-            from app.secrets import KeyVault
+            from app.workspaces.key_vault import KeyVault
 
             # This run reads POSTDESK_API_KEY itself (--base-url only): saved workspaces never
             # see it.
@@ -233,7 +233,7 @@ class Application:
             settle_after_start()
 
     async def _saved_key(self, profile: Profile) -> str | None:
-        from app.secrets import KeyringUnavailable
+        from app.workspaces.key_vault import KeyringUnavailable
 
         try:
             key = await asyncio.to_thread(self.vault.get, profile.id)
@@ -257,7 +257,7 @@ class Application:
         return key
 
     async def _start_demo(self, profile: Profile) -> tuple[Profile, str]:
-        from app.demo import DemoSandbox
+        from app.workspaces.demo import DemoSandbox
 
         if self.demo is None or not self.demo.running:
             self.demo = DemoSandbox(
@@ -387,12 +387,12 @@ class Application:
         self.connect_dialog = dialog
 
     async def _verify(self, form: WorkspaceForm) -> None:
-        from app.workspaces import verify_workspace
+        from app.workspaces.verification import verify_workspace
 
         await verify_workspace(form.base_url, form.api_key, form.server_timezone)
 
     def _on_connected(self, form: WorkspaceForm) -> None:
-        from app.secrets import KeyringUnavailable
+        from app.workspaces.key_vault import KeyringUnavailable
 
         profile = Profile.create(form.name, form.base_url, form.server_timezone)
         try:
@@ -450,7 +450,7 @@ class Application:
         self.remove_box = box
 
     async def _remove(self, profile: Profile) -> None:
-        from app.secrets import KeyringUnavailable
+        from app.workspaces.key_vault import KeyringUnavailable
 
         await self._close_workspace()
         with contextlib.suppress(KeyringUnavailable):

@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QIcon, QPixmap
 
-from app.enums import Platform
+from app.domain.enums import Platform
 
 UNKNOWN_NETWORK = "unknown"
 

@@ -10,10 +10,10 @@ from PySide6.QtCore import QObject, Signal
 
 from app.api.client import ApiClient
 from app.api.errors import ApiError, RateLimited
-from app.config import Profile
 from app.models import Post
 from app.store import WorkspaceCache
 from app.sync import SyncService, SyncState
+from app.workspaces.profiles import Profile
 from ui.messages import MessageBridge
 from ui.tasks import TaskGroup
 

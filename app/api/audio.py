@@ -19,7 +19,7 @@ from app.api.errors import AudioBudgetExhausted, AudioQueryInvalid, RateLimited
 from app.api.resource import Resource
 from app.api.retry import Clock
 from app.api.transport import Transport
-from app.enums import AudioType
+from app.domain.enums import AudioType
 from app.models.audio import AudioAsset
 
 MAX_QUERY_CHARS = 100

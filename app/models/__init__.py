@@ -1,6 +1,6 @@
 """pydantic v2 wire models for the Social Publishing API. No Qt, no HTTP."""
 
-from app.enums import (
+from app.domain.enums import (
     AccountStatus,
     AudioType,
     MediaType,

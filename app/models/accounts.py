@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import model_validator
 
+from app.domain.naming import account_label
 from app.models.base import Id, WireModel
-from app.post_card import account_label
 
 
 class SocialAccountSummary(WireModel):

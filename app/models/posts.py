@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from app.enums import PostStatus, known
+from app.domain.enums import PostStatus, known
 from app.models.accounts import SocialAccountSummary
 from app.models.base import DictOrNull, Id, ListOrNull, RestDateTime, WireModel
 from app.models.labels import Label

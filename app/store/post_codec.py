@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from app.post_card import PostCard, card_of, card_to_json
+from app.calendar.post_card import PostCard, card_of, card_to_json
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -41,7 +41,7 @@ class PostRow:
     body: str
     account_ids: frozenset[str]
     label_ids: frozenset[str]
-    card: str  # app.post_card JSON: what the calendar reads
+    card: str  # app.calendar.post_card JSON: what the calendar reads
     parsed_card: PostCard = field(compare=False)  # the same, as the calendar will read it
 
 

@@ -50,8 +50,8 @@ MIGRATIONS: tuple[str, ...] = (
         value TEXT NOT NULL
     );
     """,
-    # 2: the calendar card of each post (app.post_card). Rows cached before it have none; the
-    # reader builds theirs from the body until the next sync writes them.
+    # 2: the calendar card of each post (app.calendar.post_card). Rows cached before it have
+    # none; the reader builds theirs from the body until the next sync writes them.
     """
     ALTER TABLE posts ADD COLUMN card TEXT;
     """,

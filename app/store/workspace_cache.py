@@ -22,8 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from app.config import move_aside
-from app.post_card import (
+from app.calendar.post_card import (
     AccountChoice,
     CardLabel,
     PostCard,
@@ -44,6 +43,7 @@ from app.store.post_codec import (
     utc_text,
 )
 from app.store.schema import SchemaTooNew, migrate
+from app.workspaces.profiles import move_aside
 
 if TYPE_CHECKING:
     from app.models import Label, Post, SocialAccountSummary

@@ -10,9 +10,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from app.api import errors as e
+from app.api.webhook_signing import SIGNATURE_HEADER, verify
 from app.models.requests import WebhookInput, WebhookUpdate
 from app.sandbox.harness import SandboxServer
-from app.webhook_signing import SIGNATURE_HEADER, verify
 from tests.api.helpers import sandbox_client
 
 PUBLIC_ENDPOINT = "https://hooks.example.com/postdesk"

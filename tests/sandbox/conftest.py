@@ -7,7 +7,7 @@ import pytest
 
 from app.sandbox.harness import SandboxServer
 
-# `sandbox` and `demo_sandbox` come from app.sandbox.pytest_fixtures, registered by
+# `sandbox` and `demo_sandbox` come from tests.sandbox_fixtures, registered by
 # tests/conftest.py (pytest honours pytest_plugins only in the top-level conftest).
 
 

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from app.post_card import CardLabel, StaleCard, card_from_json, card_of, card_to_json
+from app.calendar.post_card import CardLabel, StaleCard, card_from_json, card_of, card_to_json
 from app.store import WorkspaceCache
 from tests.store.factories import make_account, make_label, make_post, raw_post
 

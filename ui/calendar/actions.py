@@ -9,7 +9,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
-from app.enums import PostStatus, known
+from app.domain.enums import PostStatus, known
 
 
 class PostAction(StrEnum):

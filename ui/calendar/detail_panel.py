@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.enums import PlatformStatus, describe
-from app.text_render import html_to_text
+from app.content.text_render import html_to_text
+from app.domain.enums import PlatformStatus, describe
 from ui.calendar.actions import PostAction
 from ui.calendar.entries import Entry
 from ui.calendar.style import platform_status_color, status_color

@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 
-from app.enums import PostStatus, describe, known
-from app.post_card import CardLabel, PostCard
+from app.calendar.post_card import CardLabel, PostCard
+from app.domain.enums import PostStatus, describe, known
 from ui.calendar.actions import PostAction, allowed_actions
 
 

@@ -6,8 +6,8 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from app.enums import PostStatus
-from app.post_card import AccountChoice, CardLabel
+from app.calendar.post_card import AccountChoice, CardLabel
+from app.domain.enums import PostStatus
 from ui.calendar.entries import status_text
 from ui.calendar.filters import UNKNOWN_STATUS, PostFilter
 from ui.calendar.style import STATUS_COLORS

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from app.enums import PostStatus, known
-from app.post_card import PostCard
+from app.calendar.post_card import PostCard
+from app.domain.enums import PostStatus, known
 
 UNKNOWN_STATUS = "__unknown__"
 """Status filter value matching every status this client does not know."""

@@ -30,7 +30,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QToolTip, QWidget
 
-from app.calendar_grid import DAYS_PER_WEEK, GRID_WEEKS, month_grid_dates
+from app.calendar.grid import DAYS_PER_WEEK, GRID_WEEKS, month_grid_dates
 from ui.calendar.drag import (
     DropTarget,
     accept_post_drag,

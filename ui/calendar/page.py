@@ -2,7 +2,7 @@
 
 The page never calls the API. It reads posts from a `CalendarSource`, and every change the user
 asks for leaves as a signal; the controller performs it and calls `reload()`. Day boundaries and
-times are computed in the display time zone (`app.calendar_grid`), so DST days and zones far
+times are computed in the display time zone (`app.calendar.grid`), so DST days and zones far
 from the server's come out right.
 """
 
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.calendar_grid import (
+from app.calendar.grid import (
     ViewKind,
     move_to_day,
     shift_anchor,
@@ -33,7 +33,7 @@ from app.calendar_grid import (
     visible_dates,
     visible_range,
 )
-from app.post_card import AccountChoice, CardLabel
+from app.calendar.post_card import AccountChoice, CardLabel
 from ui.calendar.actions import PostAction
 from ui.calendar.day_popup import DayPopup
 from ui.calendar.detail_panel import PostDetailPanel

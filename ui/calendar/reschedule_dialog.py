@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.calendar_grid import local_instant
+from app.calendar.grid import local_instant
 
 
 class RescheduleDialog(QDialog):

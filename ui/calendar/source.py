@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from app.enums import PostStatus
-from app.post_card import AccountChoice, CardLabel, PostCard, card_of
+from app.calendar.post_card import AccountChoice, CardLabel, PostCard, card_of
+from app.domain.enums import PostStatus
 
 if TYPE_CHECKING:
     from app.models import Label, Post, SocialAccountSummary

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 
-from app.enums import PostStatus, known
+from app.domain.enums import PostStatus, known
 from ui.calendar.entries import Entry
 from ui.icons import network_pixmap
 

@@ -30,7 +30,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QFrame, QToolTip, QWidget
 
-from app.calendar_grid import snap_minutes
+from app.calendar.grid import snap_minutes
 from ui.calendar.drag import (
     DropTarget,
     accept_post_drag,

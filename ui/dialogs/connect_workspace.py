@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.config import normalize_base_url
+from app.workspaces.profiles import normalize_base_url
 
 HOSTED_HINT = (
     "Hosted service: its address ending in /api. Self-hosted: your instance's address followed "

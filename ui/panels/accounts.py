@@ -8,7 +8,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from app.enums import AccountStatus, known
+from app.domain.enums import AccountStatus, known
 
 if TYPE_CHECKING:
     from app.models import SocialAccountSummary

@@ -10,8 +10,8 @@ import pytest
 from keyring.backends import fail
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app.config import Profile, ProfileStore
 from app.sandbox.harness import SandboxServer
+from app.workspaces.profiles import Profile, ProfileStore
 from tests.keyrings import MemoryKeyring
 from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.app.test_app_calendar import options

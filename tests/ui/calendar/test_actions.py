@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from app.calendar_grid import local_instant
+from app.calendar.grid import local_instant
 from tests.ui.calendar.conftest import BERLIN, PageFactory, focus
 from tests.ui.calendar.factories import make_post
 from ui.calendar.actions import PostAction, allowed_actions

@@ -7,7 +7,7 @@ from datetime import date, time
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from app.calendar_grid import local_instant
+from app.calendar.grid import local_instant
 from tests.ui.calendar.conftest import BERLIN, PageFactory
 from tests.ui.calendar.factories import make_post
 from ui.calendar.post_list import ENTRY_ROLE, RowKind

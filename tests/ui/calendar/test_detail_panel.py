@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 from pytestqt.qtbot import QtBot
 
-from app.calendar_grid import local_instant
+from app.calendar.grid import local_instant
 from tests.ui.calendar.conftest import BERLIN, PageFactory
 from tests.ui.calendar.factories import make_post
 from ui.calendar.page import CalendarPage

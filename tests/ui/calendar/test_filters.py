@@ -6,9 +6,9 @@ from datetime import date, time
 
 from PySide6.QtWidgets import QComboBox
 
-from app.calendar_grid import local_instant
+from app.calendar.grid import local_instant
+from app.calendar.post_card import card_of
 from app.models import Post
-from app.post_card import card_of
 from tests.ui.calendar.conftest import BERLIN, PageFactory
 from tests.ui.calendar.factories import ACCOUNTS, LABELS, make_post
 from ui.calendar.filters import UNKNOWN_STATUS, PostFilter

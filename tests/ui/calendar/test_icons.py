@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSize
 
-from app.enums import Platform
+from app.domain.enums import Platform
 from ui.icons import icon_path, network_icon, network_icon_name, network_name, network_pixmap
 
 

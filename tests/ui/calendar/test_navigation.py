@@ -9,7 +9,7 @@ from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.calendar_grid import local_instant
+from app.calendar.grid import local_instant
 from tests.ui.calendar.conftest import BERLIN, TODAY, PageFactory, focus
 from tests.ui.calendar.factories import accounts, labels, make_post
 from ui.calendar.source import InMemoryCalendarSource

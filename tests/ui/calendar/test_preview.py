@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 
 from PySide6.QtGui import QImage
 
-from app.enums import PostStatus, known
-from ui.calendar.preview import render, sample_data
+from app.domain.enums import PostStatus, known
+from tests.tools.calendar_preview import render, sample_data
 
 
 def test_sample_data_is_realistic() -> None:

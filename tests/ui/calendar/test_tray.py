@@ -6,7 +6,7 @@ from datetime import date, time
 
 from PySide6.QtCore import Qt
 
-from app.calendar_grid import local_instant
+from app.calendar.grid import local_instant
 from tests.ui.calendar.conftest import BERLIN, PageFactory
 from tests.ui.calendar.factories import make_post
 from ui.calendar.drag import post_id_from_mime

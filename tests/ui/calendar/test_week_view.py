@@ -8,7 +8,7 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent
 from pytestqt.qtbot import QtBot
 
-from app.calendar_grid import local_instant
+from app.calendar.grid import local_instant
 from tests.ui.calendar.conftest import BERLIN, PageFactory
 from tests.ui.calendar.factories import make_post, utc
 from ui.calendar.drag import post_mime_data

@@ -1,4 +1,4 @@
-"""Reusable pytest fixtures; register with `pytest_plugins = ["app.sandbox.pytest_fixtures"]`."""
+"""Reusable pytest fixtures; register with `pytest_plugins = ["tests.sandbox_fixtures"]`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Render the calendar with realistic generated data to PNG files, one per view.
 
-    python -m ui.calendar.preview OUTDIR [--date YYYY-MM-DD] [--zone Europe/Berlin] [--posts N]
+    python -m tests.tools.calendar_preview OUTDIR [--date YYYY-MM-DD] [--zone ZONE] [--posts N]
 
 Used to look at the views without a server; runs headless (offscreen) unless told otherwise.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from app.calendar_grid import local_instant
+from app.calendar.grid import local_instant
 from app.models import Label, Post, SocialAccountSummary, format_rest_datetime
 
 ACCOUNTS: list[dict[str, Any]] = [

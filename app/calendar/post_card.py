@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from app.text_render import summary_line
+from app.content.text_render import summary_line
+from app.domain.naming import account_label
 
 if TYPE_CHECKING:
     from app.models import Post, PostPlatform
@@ -36,12 +37,6 @@ class AccountChoice:
     id: str
     platform: str
     label: str
-
-
-def account_label(display_name: str | None, username: str | None, account_id: str) -> str:
-    """How an account is named in lists: "Name (@handle)", or whichever of them exists."""
-    name = display_name or username or account_id
-    return f"{name} (@{username})" if username and display_name else name
 
 
 def account_choice_from_json(text: str) -> AccountChoice:

@@ -51,7 +51,7 @@ class DemoSandbox:
             stderr=subprocess.PIPE,
             text=True,
             env=env,
-            cwd=Path(__file__).resolve().parent.parent,
+            cwd=Path(__file__).resolve().parents[2],
         )
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         line = self._read_ready_line(timeout)

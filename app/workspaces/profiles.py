@@ -1,7 +1,7 @@
 """Workspace profiles (name, base URL, server time zone) and where the app keeps its files.
 
 Profiles live in one JSON file in the XDG config folder. API keys never go there: they are kept
-by `app.secrets.KeyVault`. Paths are computed on every access so that a changed `XDG_*`
+by `app.workspaces.key_vault.KeyVault`. Paths are computed on every access so that a changed `XDG_*`
 environment (tests) takes effect at once.
 """
 

@@ -1,0 +1,1 @@
+"""Post content as text: editor HTML made safe to show."""

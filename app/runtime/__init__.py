@@ -1,0 +1,1 @@
+"""Process-wide runtime policies (garbage collection after start-up)."""

@@ -1,0 +1,1 @@
+"""Connected workspaces: profiles and paths, the key vault, key verification, the demo sandbox."""
