@@ -50,6 +50,23 @@ mutate: $(MUTATE_STAMP)
 	$(BIN)/mutmut export-cicd-stats
 	@cat mutants/mutmut-cicd-stats.json
 
+# A self-contained app folder (dist/postdesk/) and a check that it starts on the demo workspace.
+dist: $(RUN_STAMP)
+	$(BIN)/pip install -q 'pyinstaller>=6.10'
+	$(BIN)/pyinstaller --noconfirm --clean --log-level WARN --distpath dist --workpath build/pyinstaller \
+		packaging/postdesk.spec
+	QT_QPA_PLATFORM=offscreen XDG_DATA_HOME=$$(mktemp -d) XDG_CONFIG_HOME=$$(mktemp -d) \
+		dist/postdesk/postdesk --demo --screenshot build/dist-check.png
+	@echo "dist/postdesk/postdesk built and started on the demo workspace"
+
+# Adds Postdesk to the desktop's application menu (per user) for the built app or the venv's.
+install-desktop:
+	@exe="$(CURDIR)/dist/postdesk/postdesk"; [ -x "$$exe" ] || exe="$(CURDIR)/$(BIN)/postdesk"; \
+	mkdir -p ~/.local/share/applications ~/.local/share/icons/hicolor/scalable/apps; \
+	sed "s|^Exec=.*|Exec=$$exe|" resources/postdesk.desktop > ~/.local/share/applications/postdesk.desktop; \
+	cp resources/postdesk.svg ~/.local/share/icons/hicolor/scalable/apps/postdesk.svg; \
+	echo "installed ~/.local/share/applications/postdesk.desktop (Exec=$$exe)"
+
 fmt: $(TEST_STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .

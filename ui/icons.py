@@ -4,7 +4,6 @@ know yet, so a new network from the server never leaves a hole in a list."""
 
 from __future__ import annotations
 
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QIcon, QPixmap
 
 from app.domain.enums import Platform
+from ui.resources import resources_dir
 
 UNKNOWN_NETWORK = "unknown"
 
@@ -31,13 +31,6 @@ NETWORK_NAMES: dict[str, str] = {
     Platform.TELEGRAM: "Telegram",
     Platform.DISCORD: "Discord",
 }
-
-
-def resources_dir() -> Path:
-    bundle = getattr(sys, "_MEIPASS", None)
-    if bundle is not None and (Path(bundle) / "resources").is_dir():
-        return Path(bundle) / "resources"
-    return Path(__file__).resolve().parent.parent / "resources"
 
 
 def icon_path(name: str) -> Path:

@@ -1,15 +1,11 @@
-"""Loads the application style sheet from resources/."""
+"""Loads the application style sheet (resources/style.qss)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtWidgets import QApplication
 
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+from ui.resources import resource
 
 
 def apply_style(app: QApplication) -> None:
-    sheet = RESOURCES / "style.qss"
-    if sheet.exists():
-        app.setStyleSheet(sheet.read_text(encoding="utf-8"))
+    app.setStyleSheet(resource("style.qss").read_text(encoding="utf-8"))

@@ -25,6 +25,24 @@ class DemoEndpoint:
     api_key: str
 
 
+SANDBOX_CHILD_FLAG = "--sandbox-child"
+"""First argument that makes a frozen Postdesk run the sandbox instead of the app: a frozen build
+has no `python -m app.sandbox`."""
+
+
+def sandbox_command(python: str) -> list[str]:
+    if getattr(sys, "frozen", False):
+        return [sys.executable, SANDBOX_CHILD_FLAG]
+    return [python, "-m", "app.sandbox"]
+
+
+def run_sandbox_child(argv: list[str]) -> int:
+    """The sandbox's own command line, for `postdesk --sandbox-child …` in a frozen build."""
+    from app.sandbox.cli import main
+
+    return main(argv)
+
+
 class DemoSandbox:
     def __init__(self, db_path: Path, *, posts: int | None = None, python: str | None = None):
         self._db_path = db_path
@@ -39,7 +57,7 @@ class DemoSandbox:
 
         self._db_path.parent.mkdir(parents=True, exist_ok=True)
         self._db_path.unlink(missing_ok=True)  # the demo starts fresh around today every time
-        command = [self._python, "-m", "app.sandbox", "--port", "0", "--seed", "demo"]
+        command = [*sandbox_command(self._python), "--port", "0", "--seed", "demo"]
         command += ["--db", str(self._db_path), "--exit-on-stdin-eof"]
         if self._posts is not None:
             command += ["--posts", str(self._posts)]
