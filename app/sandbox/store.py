@@ -27,7 +27,7 @@ from app.sandbox import (
 from app.sandbox.clock import Clock, system_clock, to_db
 from app.sandbox.db import Db, dumps, loads, new_id
 from app.sandbox.networks import network
-from app.sandbox.schema import SCHEMA
+from app.sandbox.schema import ADDED_COLUMNS, LATE_INDEXES, SCHEMA
 from app.sandbox.webhook_rules import EVENT_NAMES
 
 
@@ -59,6 +59,14 @@ class SandboxStore:
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute("PRAGMA foreign_keys=ON")
         self._conn.executescript(SCHEMA)
+        self._add_missing_columns()
+
+    def _add_missing_columns(self) -> None:
+        for table, column, declaration in ADDED_COLUMNS:
+            present = {r["name"] for r in self._conn.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+        self._conn.executescript(LATE_INDEXES)
 
     # -- plumbing -------------------------------------------------------------------------
 
