@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import signal
 import sys
@@ -43,7 +44,7 @@ def _not_negative(text: str) -> int:
 
 def _seconds(text: str) -> float:
     value = float(text)
-    if not value >= 0:  # also refuses nan
+    if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError("must be 0 or more seconds")
     return value
 
