@@ -1,9 +1,8 @@
-"""Webhook rules of §4/§5/§6: event names, public endpoints, secrets and signatures."""
+"""Webhook rules of §4/§5/§6: event names, public endpoints and secrets. Signing is
+`app.webhook_signing.sign`, shared with the client."""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import ipaddress
 import re
 import secrets
@@ -32,10 +31,6 @@ _LEGACY_IPV4 = re.compile(r"^(0x[0-9a-f]+|[0-9]+)(\.(0x[0-9a-f]+|[0-9]+)){0,3}$"
 
 def new_signing_secret() -> str:
     return "whsec_" + "".join(secrets.choice(_SECRET_ALPHABET) for _ in range(32))
-
-
-def sign(secret: str, body: bytes) -> str:
-    return hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
 
 
 def endpoint_problem(endpoint: str, *, allow_private: bool) -> str | None:
