@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -361,6 +362,7 @@ def test_a_slow_receiver_times_out(
     receiver: LoopbackReceiver,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    assert engine_module.DELIVERY_TIMEOUT_SECONDS == 10  # §6; shortened here to keep tests fast
     monkeypatch.setattr(engine_module, "DELIVERY_TIMEOUT_SECONDS", 0.2)
     receiver.delay = 1.0
     hook = subscribe(client, receiver.url)
@@ -436,3 +438,43 @@ def test_built_in_receivers_answer_in_process(
     assert any(log["attempts"] == 1 for log in flaky_logs)
     assert set(server.store.webhook_log_states(failing["id"])) == {"failed"}
     assert hook_state(client, failing["id"])["status"] == "paused"
+
+
+def test_events_from_before_a_webhook_existed_are_not_sent(
+    client: httpx.Client, server: SandboxServer, receiver: LoopbackReceiver, clock: ManualClock
+) -> None:
+    new_post(client, server, "Before")
+    clock.advance(timedelta(seconds=1))
+    subscribe(client, receiver.url)
+    new_post(client, server, "After")
+    engine(server).run_once()
+    [request] = receiver.requests
+    assert json.loads(request.body)["data"]["content"] == "After"
+
+
+def test_background_engine_publishes_and_delivers(
+    tmp_path: Path, receiver: LoopbackReceiver
+) -> None:
+    receiver.script(500, 200)
+    with (
+        SandboxServer(
+            tmp_path / "live.db",
+            allow_private_endpoints=True,
+            run_engine=True,
+            webhook_retry_delay=0.1,
+            engine_interval=0.05,
+        ) as live,
+        client_for(live) as api,
+    ):
+        hook = subscribe(api, receiver.url, ["post.published"])
+        post_id = new_post(api, live)
+        api.put(f"/posts/{post_id}", json={"status": "publishing"})
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and len(receiver.requests) < 2:
+            time.sleep(0.02)
+        assert live.store.post(post_id)["status"] == "published"  # type: ignore[index]
+        assert len(receiver.requests) == 2
+        while time.monotonic() < deadline and not hook_state(api, hook["id"])["last_sent_at"]:
+            time.sleep(0.02)
+        [log] = logs(api, hook["id"])
+        assert (log["attempts"], log["response_status"]) == (2, 200)
