@@ -25,6 +25,8 @@ class NewAccount:
     boards: list[dict[str, str]] = field(default_factory=list)
     channels: list[dict[str, str]] = field(default_factory=list)
     avatar_url: str | None = None
+    # Set: the network refuses every post to this account with this message (publisher.py).
+    publish_failure: str | None = None
     id: str | None = None
 
 
@@ -51,6 +53,7 @@ def insert_account(db: Db, workspace_id: str, new: NewAccount) -> str:
             "queue_slots": dumps(new.queue_slots),
             "boards": dumps(new.boards),
             "channels": dumps(new.channels),
+            "publish_failure": new.publish_failure,
             "created_at": db.now(),
         },
     )

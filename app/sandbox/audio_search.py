@@ -123,3 +123,13 @@ def lookup_wait(db: Db, workspace_id: str) -> int | None:
 
 def record_lookup(db: Db, workspace_id: str) -> None:
     db.run("INSERT INTO audio_lookups (workspace_id, at) VALUES (?, ?)", (workspace_id, db.now()))
+
+
+def track(db: Db, audio_id: str) -> dict[str, Any] | None:
+    """One asset with links valid from now on; None for an unknown id."""
+    if not audio_id.isdigit():
+        return None
+    row = db.one("SELECT * FROM audio_assets WHERE id = ?", (audio_id,))
+    if row is None:
+        return None
+    return _asset(row, math.floor((db.clock() + LINK_TTL).timestamp()))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import signal
 import sys
@@ -17,6 +18,7 @@ import threading
 from pathlib import Path
 from types import FrameType
 
+from app.sandbox.engine import DEFAULT_RETRY_DELAY, SandboxEngine
 from app.sandbox.http_support import SandboxSettings
 from app.sandbox.seed import DEMO_API_KEY, ensure_admin_key, is_seeded, seed
 from app.sandbox.server import API_PREFIX, create_app
@@ -40,6 +42,13 @@ def _not_negative(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError("must be 0 or more seconds")
+    return value
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m app.sandbox", description="Local Social Publishing API sandbox."
@@ -57,6 +66,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=_not_negative,
         default=0,
         help="simulated network latency: every request waits N ms first (default 0)",
+    )
+    parser.add_argument(
+        "--webhook-retry-delay",
+        type=_seconds,
+        default=DEFAULT_RETRY_DELAY,
+        metavar="SECONDS",
+        help="wait between delivery attempts of one webhook event (default 60, as the spec)",
     )
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
     return parser.parse_args(argv)
@@ -96,13 +112,22 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"READY {origin}{API_PREFIX}", flush=True)
 
             server = LoopbackServer(create_app(store, settings), announce)
+            engine = SandboxEngine(
+                store,
+                retry_delay=args.webhook_retry_delay,
+                allow_private_endpoints=args.allow_private_endpoints,
+            )
             # uvicorn re-raises the stop signal after shutting down; with these handlers in
             # place that re-raise is a no-op and the process exits with status 0.
             for signum in (signal.SIGTERM, signal.SIGINT):
                 signal.signal(signum, _ignore_signal)
             if args.exit_on_stdin_eof:
                 threading.Thread(target=_watch_stdin, args=(server,), daemon=True).start()
-            server.run(sockets=[sock])
+            engine.start()
+            try:
+                server.run(sockets=[sock])
+            finally:
+                engine.close()
             sock.close()
         finally:
             store.close()

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal
 
+from app.sandbox.engine import DEFAULT_RETRY_DELAY, SandboxEngine
 from app.sandbox.http_support import SandboxSettings
 from app.sandbox.seed import SandboxKeys, seed
 from app.sandbox.server import API_PREFIX, create_app
@@ -31,6 +32,9 @@ class SandboxServer:
 
     `base_url` ends in `/api`; `store` is the very store the server uses, for arranging scenarios
     and checking effects; `keys` holds a bearer token for each authentication case.
+
+    `engine` publishes due posts and delivers webhooks. It ticks in the background only with
+    `run_engine=True`; otherwise a test drives it with `engine.run_once()`.
     """
 
     def __init__(
@@ -42,12 +46,18 @@ class SandboxServer:
         allow_private_endpoints: bool = False,
         rate_limit: int | None = None,
         now: Callable[[], datetime] | None = None,
+        run_engine: bool = False,
+        webhook_retry_delay: float = DEFAULT_RETRY_DELAY,
+        engine_interval: float = 0.2,
     ) -> None:
         self._db_path = db_path
         self._seed: Literal["empty", "demo"] = seed
         self._posts = posts
         self._settings = SandboxSettings(allow_private_endpoints, rate_limit)
         self._now = now
+        self._run_engine = run_engine
+        self._retry_delay = webhook_retry_delay
+        self._engine_interval = engine_interval
         self._thread: threading.Thread | None = None
         self._server: LoopbackServer | None = None
         self.origin = ""
@@ -56,6 +66,7 @@ class SandboxServer:
         self.other_workspace_id = ""
         self.store: SandboxStore
         self.keys: SandboxKeys
+        self.engine: SandboxEngine | None = None
 
     def __enter__(self) -> SandboxServer:
         self.store = SandboxStore(self._db_path, now=self._now)
@@ -77,6 +88,14 @@ class SandboxServer:
             )
             self._thread.start()
             _wait_until_ready(ready, self._thread)
+            self.engine = SandboxEngine(
+                self.store,
+                retry_delay=self._retry_delay,
+                allow_private_endpoints=self._settings.allow_private_endpoints,
+                interval=self._engine_interval,
+            )
+            if self._run_engine:
+                self.engine.start()
         except BaseException:
             self._shutdown()
             sock.close()
@@ -85,6 +104,8 @@ class SandboxServer:
         return self
 
     def _shutdown(self) -> None:
+        if self.engine is not None:
+            self.engine.close()
         if self._server is not None:
             self._server.request_stop()
         if self._thread is not None:

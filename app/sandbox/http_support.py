@@ -78,7 +78,24 @@ async def json_object(request: Request) -> dict[str, Any]:
         raise problem(400, "The request body is not valid JSON.") from None
     if not isinstance(body, dict):
         raise problem(400, "The request body must be a JSON object.")
-    return body
+    cleaned: dict[str, Any] = empty_strings_to_null(body)
+    return cleaned
+
+
+def empty_strings_to_null(value: Any) -> Any:
+    """Laravel's ConvertEmptyStringsToNull, through nested objects and arrays: `""` is absent."""
+    if value == "":
+        return None
+    if isinstance(value, dict):
+        return {key: empty_strings_to_null(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [empty_strings_to_null(item) for item in value]
+    return value
+
+
+def is_blank(value: Any) -> bool:
+    """Laravel's `required` fails on null and on strings that are empty after trimming."""
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def page_number(request: Request) -> int:

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.sandbox.db import Db, Row, dumps, placeholders
+from app.sandbox.post_lifecycle import event_for
 from app.sandbox.serializers import PostBundle, post_payload
 
-POST_STATUSES = ("draft", "scheduled", "publishing", "published", "partially_published", "failed")
 OUTCOME_EVENTS = {
     "published": "post.published",
     "partially_published": "post.partially_published",
@@ -250,14 +250,11 @@ def _insert_event(
 
 
 def event_for_status_change(old: str, new: str) -> str | None:
-    """§3: status events fire on the transition itself; failed -> draft is deliberately silent."""
+    """The event of a forced status change (scenario arrangers): the §3 table's event, or the
+    outcome event when a post is forced straight into an outcome."""
     if old == new:
         return None
-    if old == "draft" and new == "scheduled":
-        return "post.scheduled"
-    if old == "scheduled" and new == "draft":
-        return "post.unscheduled"
-    return OUTCOME_EVENTS.get(new)
+    return event_for(old, new) or OUTCOME_EVENTS.get(new)
 
 
 def delete_post(db: Db, post: Row) -> None:

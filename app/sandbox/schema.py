@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS social_accounts (
     queue_slots TEXT NOT NULL DEFAULT '[]',
     boards TEXT NOT NULL DEFAULT '[]',
     channels TEXT NOT NULL DEFAULT '[]',
+    publish_failure TEXT,
     created_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS social_accounts_ws ON social_accounts (workspace_id, platform);
@@ -179,7 +180,9 @@ CREATE TABLE IF NOT EXISTS webhook_logs (
     delivered_at TEXT,
     failed_at TEXT,
     attempts INTEGER NOT NULL DEFAULT 0,
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    next_attempt_at TEXT,
+    replay INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS webhook_logs_listing ON webhook_logs (webhook_id, created_at DESC);
 CREATE TABLE IF NOT EXISTS repurposes (
@@ -248,8 +251,25 @@ CREATE TABLE IF NOT EXISTS events (
     dispatched_at TEXT
 );
 CREATE INDEX IF NOT EXISTS events_pending ON events (dispatched_at, id);
+CREATE TABLE IF NOT EXISTS lookup_hits (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS lookup_hits_user ON lookup_hits (user_id, at);
 CREATE TABLE IF NOT EXISTS sandbox_meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+"""
+
+# Columns added after the first release: a reused `--db` file gains them on open.
+ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("social_accounts", "publish_failure", "TEXT"),
+    ("webhook_logs", "next_attempt_at", "TEXT"),
+    ("webhook_logs", "replay", "INTEGER NOT NULL DEFAULT 0"),
+)
+# Created after ADDED_COLUMNS ran, since older files lack the column it indexes.
+LATE_INDEXES = """
+CREATE INDEX IF NOT EXISTS webhook_logs_due ON webhook_logs (next_attempt_at);
 """

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from app.sandbox import accounts_repo, labels_repo, posts_repo, repurposes_repo, webhooks_repo
+from app.sandbox import accounts_repo, labels_repo, posts_repo, repurposes_repo
 from app.sandbox.accounts_repo import NewAccount, weekly_slots
 from app.sandbox.audio_catalog import catalog
 from app.sandbox.auth import token_hash
@@ -27,9 +27,9 @@ from app.sandbox.db import Db, Row
 from app.sandbox.media_files import gradient_png
 from app.sandbox.networks import network
 from app.sandbox.posts_repo import NewMedia, NewPlatform, NewPost
+from app.sandbox.seed_webhooks import seed_demo_webhooks, seed_other_webhook
 from app.sandbox.serializers import post_payload
 from app.sandbox.store import SandboxStore
-from app.sandbox.webhook_rules import EVENT_NAMES
 
 from . import demo_content as text
 
@@ -260,6 +260,9 @@ _DEMO_ACCOUNTS: tuple[NewAccount, ...] = (
         "northwind.coffee",
         timezone="America/New_York",
         max_content_length=500,
+        # The network refuses this account's posts: the demo shows failures live.
+        publish_failure="Threads refused the post: the image aspect ratio is not supported "
+        "(allowed: 4:5 to 1.91:1).",
     ),
     NewAccount(
         "bluesky",
@@ -372,20 +375,7 @@ def _seed_other_workspace(db: Db, workspace: str, owner: str) -> None:
             created_via="web",
         ),
     )
-    hook = webhooks_repo.create_webhook(
-        db, workspace, "https://hooks.harborbikes.example/social", ["post.published"]
-    )
-    webhooks_repo.insert_log(
-        db,
-        hook,
-        "post.published",
-        {"id": post},
-        state="delivered",
-        response_status=200,
-        response_body="ok",
-        attempts=1,
-        finished_at=db.now(),
-    )
+    seed_other_webhook(db, workspace, post)
     repurpose = repurposes_repo.create_repurpose(
         db, workspace, "Instagram to X", "instagram", "harbor.bikes", [accounts[0]["id"]]
     )
@@ -607,89 +597,7 @@ def _payload(db: Db, post_id: str) -> dict[str, Any]:
 
 
 def _seed_webhooks(db: Db, rng: random.Random, workspace: str, post_ids: list[str]) -> None:
-    now = db.clock()
-    samples = [_payload(db, p) for p in post_ids[:12]] or [{}]
-
-    def create(endpoint: str, events: list[str], status: str, age: timedelta) -> str:
-        hook = webhooks_repo.create_webhook(db, workspace, endpoint, events, status)
-        db.update(
-            "webhooks", hook, {"created_at": to_db(now - age), "updated_at": to_db(now - age)}
-        )
-        return hook
-
-    def log(hook: str, when: datetime, outcome: str, event: str | None = None) -> None:
-        data = rng.choice(samples)
-        event = event or rng.choice(["post.created", "post.scheduled", "post.published"])
-        if event == "post.deleted":
-            data = {"id": data.get("id"), "workspace_id": workspace}
-        status, body, attempts = {
-            "ok": (200, '{"received":true}', 1),
-            "ok204": (204, "", 1),
-            "retried": (200, '{"received":true}', rng.choice([2, 3])),
-            "error500": (500, '{"error":"Internal Server Error"}', 3),
-            "error502": (502, "<html><body><h1>502 Bad Gateway</h1></body></html>", 3),
-            "timeout": (None, None, 3),
-        }[outcome]
-        delivered = outcome.startswith("ok") or outcome == "retried"
-        webhooks_repo.insert_log(
-            db,
-            hook,
-            event,
-            data,
-            state="delivered" if delivered else "failed",
-            response_status=status,
-            response_body=body,
-            attempts=attempts,
-            created_at=to_db(when),
-            finished_at=to_db(when + timedelta(seconds=1 + 60 * (attempts - 1))),
-        )
-
-    disabled = create(
-        "https://old-automation.example.net/hooks/catch/48213",
-        ["post.created"],
-        "disabled",
-        timedelta(days=60),
-    )
-    for days in (6, 5, 5):
-        log(disabled, now - timedelta(days=days, hours=rng.randint(0, 20)), "ok", "post.created")
-    paused = create(
-        "https://crm.example.com/webhooks/social",
-        ["post.published", "post.failed"],
-        "paused",
-        timedelta(days=30),
-    )
-    for i in range(14):
-        log(
-            paused,
-            now - timedelta(days=6, hours=-i * 9),
-            rng.choice(["ok", "ok", "retried"]),
-            rng.choice(["post.published", "post.failed"]),
-        )
-    for i, outcome in enumerate(["error500", "timeout", "error502", "timeout", "error500"]):
-        log(paused, now - timedelta(hours=14 - 3 * i), outcome, "post.published")
-    db.update(
-        "webhooks",
-        paused,
-        {
-            "status": "paused",
-            "consecutive_failures": 5,
-            "paused_at": to_db(now - timedelta(hours=2)),
-            "last_sent_at": to_db(now - timedelta(hours=20)),
-        },
-    )
-    healthy = create(
-        "https://hooks.northwind.example/social",
-        list(EVENT_NAMES),
-        "enabled",
-        timedelta(days=10),
-    )
-    for i in range(40):
-        outcome = rng.choice(["ok"] * 12 + ["ok204", "retried", "error500", "timeout"])
-        log(
-            healthy, now - timedelta(hours=i * 3.5 + rng.random()), outcome, rng.choice(EVENT_NAMES)
-        )
-    last = db.scalar("SELECT MAX(delivered_at) FROM webhook_logs WHERE webhook_id = ?", (healthy,))
-    db.update("webhooks", healthy, {"last_sent_at": last, "consecutive_failures": 0})
+    seed_demo_webhooks(db, rng, workspace, lambda post_id: _payload(db, post_id), post_ids)
 
 
 def _seed_repurposes(

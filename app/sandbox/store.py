@@ -27,7 +27,7 @@ from app.sandbox import (
 from app.sandbox.clock import Clock, system_clock, to_db
 from app.sandbox.db import Db, dumps, loads, new_id
 from app.sandbox.networks import network
-from app.sandbox.schema import SCHEMA
+from app.sandbox.schema import ADDED_COLUMNS, LATE_INDEXES, SCHEMA
 from app.sandbox.webhook_rules import EVENT_NAMES
 
 
@@ -59,6 +59,14 @@ class SandboxStore:
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute("PRAGMA foreign_keys=ON")
         self._conn.executescript(SCHEMA)
+        self._add_missing_columns()
+
+    def _add_missing_columns(self) -> None:
+        for table, column, declaration in ADDED_COLUMNS:
+            present = {r["name"] for r in self._conn.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+        self._conn.executescript(LATE_INDEXES)
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -127,9 +135,18 @@ class SandboxStore:
         raise LookupError(f"no {platform} account in the workspace")
 
     def set_account(
-        self, account_id: str, *, status: str | None = None, is_active: bool | None = None
+        self,
+        account_id: str,
+        *,
+        status: str | None = None,
+        is_active: bool | None = None,
+        publish_failure: str | None = None,
     ) -> None:
+        """Change an account; `publish_failure` makes its network refuse every post with that
+        message ("" clears it)."""
         changes: dict[str, Any] = {}
+        if publish_failure is not None:
+            changes["publish_failure"] = publish_failure or None
         if status is not None:
             changes["status"] = status
         if is_active is not None:
@@ -182,6 +199,35 @@ class SandboxStore:
                     )
                 )
         return ids
+
+    def add_platform(self, post_id: str, account_id: str, *, enabled: bool = True) -> str:
+        """Target one more account with an existing post (as the dashboard can); the new
+        entry's id."""
+        with self.tx() as db:
+            account = db.one("SELECT * FROM social_accounts WHERE id = ?", (account_id,))
+            if account is None:
+                raise LookupError(account_id)
+            position = db.scalar(
+                "SELECT COUNT(*) FROM post_platforms WHERE post_id = ?", (post_id,)
+            )
+            entry_id = db.new_id()
+            db.insert(
+                "post_platforms",
+                {
+                    "id": entry_id,
+                    "post_id": post_id,
+                    "social_account_id": account_id,
+                    "platform": account["platform"],
+                    "content_type": network(account["platform"]).default_content_type,
+                    "meta": "{}",
+                    "enabled": int(enabled),
+                    "display_name": account["display_name"],
+                    "display_username": account["username"],
+                    "display_avatar": account["avatar_url"],
+                    "position": position,
+                },
+            )
+        return entry_id
 
     def post(self, post_id: str) -> dict[str, Any] | None:
         """The post as `GET /posts/{id}` shows it, or None."""
@@ -351,6 +397,15 @@ class SandboxStore:
                 created_at=created,
                 finished_at=None if state == "queued" else created,
             )
+
+    def webhook_log_states(self, webhook_id: str) -> list[str]:
+        """`queued`, `delivered` or `failed` per log, oldest first."""
+        with self.tx() as db:
+            rows = db.all(
+                "SELECT state FROM webhook_logs WHERE webhook_id = ? ORDER BY created_at, rowid",
+                (webhook_id,),
+            )
+        return [r["state"] for r in rows]
 
     def webhook_logs(self, webhook_id: str) -> list[dict[str, Any]]:
         """Logs as the API shows them, newest first."""

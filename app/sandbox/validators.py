@@ -15,6 +15,7 @@ from app.sandbox.errors import (
     STRING,
     FieldErrors,
 )
+from app.sandbox.http_support import is_blank
 from app.sandbox.posts_repo import NewMedia
 from app.sandbox.uploads_repo import find_upload, media_from_upload
 
@@ -68,7 +69,7 @@ def media_refs(
         alt = item.get("alt")
         if alt is not None and not isinstance(alt, str):
             errors.add(f"{item_key}.alt", STRING)
-        if token is None or token == "":
+        if is_blank(token):
             errors.add(f"{item_key}.upload_token", REQUIRED)
             continue
         upload = find_upload(db, workspace_id, token) if isinstance(token, str) else None

@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
-from app.sandbox.webhook_rules import (
-    SIGNATURE_HEADER,
-    TEST_EVENT,
-    USER_AGENT,
-    endpoint_problem,
-    sign,
-)
-
-PING_TIMEOUT_SECONDS = 5.0
+from app.sandbox.webhook_rules import TEST_EVENT, endpoint_problem
+from app.sandbox.webhook_sender import PING_TIMEOUT_SECONDS, envelope_body, post_signed
 
 
-def test_envelope(created_at: str) -> bytes:
-    envelope = {"id": str(uuid.uuid4()), "type": TEST_EVENT, "data": {}, "created_at": created_at}
-    return json.dumps(envelope, separators=(",", ":")).encode("utf-8")
+def ping_envelope(created_at: str, envelope_id: str | None = None) -> bytes:
+    return envelope_body(
+        {
+            "id": envelope_id or str(uuid.uuid4()),
+            "type": TEST_EVENT,
+            "data": {},
+            "created_at": created_at,
+        }
+    )
 
 
 async def send_test_ping(
@@ -34,31 +32,22 @@ async def send_test_ping(
             "status": None,
             "message": "The endpoint is not a public http(s) address; nothing was sent.",
         }
-    body = test_envelope(created_at)
-    headers = {
-        "Content-Type": "application/json",
-        "User-Agent": USER_AGENT,
-        SIGNATURE_HEADER: sign(secret, body),
-    }
-    try:
-        async with httpx.AsyncClient(
-            timeout=PING_TIMEOUT_SECONDS, follow_redirects=False, trust_env=False
-        ) as client:
-            response = await client.post(endpoint, content=body, headers=headers)
-    except httpx.TimeoutException:
-        return {
-            "success": False,
-            "status": None,
-            "message": f"The endpoint did not answer within {PING_TIMEOUT_SECONDS:g} seconds.",
-        }
-    except httpx.HTTPError as exc:
-        return {
-            "success": False,
-            "status": None,
-            "message": f"Could not connect to the endpoint ({type(exc).__name__}).",
-        }
-    status = response.status_code
-    if 200 <= status < 300:
+    envelope_id = str(uuid.uuid4())
+    body = ping_envelope(created_at, envelope_id)
+    async with httpx.AsyncClient(follow_redirects=False, trust_env=False) as client:
+        answer, failure = await post_signed(
+            client,
+            endpoint,
+            body,
+            secret,
+            timeout_seconds=PING_TIMEOUT_SECONDS,
+            envelope_id=envelope_id,
+            attempt=1,
+        )
+    status = answer.status
+    if status is None:
+        return {"success": False, "status": None, "message": failure}
+    if answer.ok:
         return {"success": True, "status": status, "message": f"The endpoint answered {status}."}
     if 300 <= status < 400:
         message = f"The endpoint answered {status}; redirects are not followed."

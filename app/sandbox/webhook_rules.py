@@ -1,9 +1,8 @@
-"""Webhook rules of §4/§5/§6: event names, public endpoints, secrets and signatures."""
+"""Webhook rules of §4/§5/§6: event names, public endpoints and secrets. Signing is
+`app.webhook_signing.sign`, shared with the client."""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import ipaddress
 import re
 import secrets
@@ -25,16 +24,13 @@ USER_AGENT = "SocialPublishingAPI-Webhooks/2.0.0 (sandbox)"
 SIGNATURE_HEADER = "X-Webhook-Signature"
 ENDPOINT_MAX = 255
 _SECRET_ALPHABET = string.ascii_letters + string.digits
+_LABEL = re.compile(r"^(?!-)[A-Za-z0-9_-]{1,63}(?<!-)$")
 # Legacy IPv4 spellings (`127.1`, `0x7f000001`, `2130706433`) that resolvers accept as literals.
 _LEGACY_IPV4 = re.compile(r"^(0x[0-9a-f]+|[0-9]+)(\.(0x[0-9a-f]+|[0-9]+)){0,3}$", re.IGNORECASE)
 
 
 def new_signing_secret() -> str:
     return "whsec_" + "".join(secrets.choice(_SECRET_ALPHABET) for _ in range(32))
-
-
-def sign(secret: str, body: bytes) -> str:
-    return hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
 
 
 def endpoint_problem(endpoint: str, *, allow_private: bool) -> str | None:
@@ -50,9 +46,26 @@ def endpoint_problem(endpoint: str, *, allow_private: bool) -> str | None:
         return "url"
     if parts.scheme.lower() not in ("http", "https") or not host:
         return "url"
+    if any(ch.isspace() or not ch.isprintable() for ch in endpoint) or not _valid_host(host):
+        return "url"
     if allow_private:
         return None
     return "private" if _is_non_public_host(host) else None
+
+
+def _valid_host(host: str) -> bool:
+    """A DNS name of letters, digits and hyphens (IDNs in their ASCII form too), or an IP."""
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+        return True
+    except ValueError:
+        pass
+    try:
+        ascii_host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return False
+    labels = ascii_host.rstrip(".").split(".")
+    return all(_LABEL.match(label) for label in labels)
 
 
 def _is_non_public_host(host: str) -> bool:

@@ -1,4 +1,5 @@
-"""Webhooks and their delivery logs. Deliveries themselves are not made here (see README)."""
+"""Webhooks and their delivery logs. A queued log row is also the delivery job: its
+`next_attempt_at` says when the engine (`deliveries.py`, `engine.py`) tries it next."""
 
 from __future__ import annotations
 
@@ -7,8 +8,7 @@ from typing import Any
 from app.sandbox.clock import db_to_iso
 from app.sandbox.db import Db, Row, dumps, loads
 from app.sandbox.webhook_rules import new_signing_secret
-
-RESPONSE_BODY_MAX = 2000
+from app.sandbox.webhook_sender import RESPONSE_BODY_MAX
 
 
 def create_webhook(
@@ -100,6 +100,8 @@ def insert_log(
     attempts: int = 0,
     created_at: str | None = None,
     finished_at: str | None = None,
+    failed_at: str | None = None,
+    replay: bool = False,
 ) -> str:
     log_id = db.new_id()
     created = created_at or db.now()
@@ -114,9 +116,11 @@ def insert_log(
             "response_status": response_status,
             "response_body": None if response_body is None else response_body[:RESPONSE_BODY_MAX],
             "delivered_at": finished_at if state == "delivered" else None,
-            "failed_at": finished_at if state == "failed" else None,
+            "failed_at": finished_at if state == "failed" else failed_at,
             "attempts": attempts,
             "created_at": created,
+            "next_attempt_at": created if state == "queued" else None,
+            "replay": int(replay),
         },
     )
     return log_id
@@ -139,6 +143,7 @@ def page_of_logs(db: Db, webhook_id: str, page: int, per_page: int) -> tuple[lis
 
 
 def replay(db: Db, log: Row) -> str:
-    """A new queued log row (new envelope id) carrying the original `data` (§4 rule 4)."""
+    """A new queued log row (new envelope id) carrying the original `data` (§4 rule 4); it is
+    delivered whatever the webhook's status."""
     original = loads(log["payload"]) or {}
-    return insert_log(db, log["webhook_id"], log["event_type"], original.get("data"))
+    return insert_log(db, log["webhook_id"], log["event_type"], original.get("data"), replay=True)

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -101,3 +102,41 @@ def test_reuses_an_existing_database(tmp_path: Path) -> None:
     finally:
         process.send_signal(signal.SIGTERM)
         _finish(process)
+
+
+def test_demo_webhooks_live_with_a_short_retry_delay(tmp_path: Path) -> None:
+    process, base_url = _start(
+        "--seed", "demo", "--posts", "30", "--webhook-retry-delay", "0.1",
+        "--db", str(tmp_path / "live.db"),
+    )  # fmt: skip
+    headers = {"Authorization": f"Bearer {DEMO_API_KEY}"}
+    try:
+        with httpx.Client(base_url=base_url, headers=headers, trust_env=False) as client:
+            deadline = time.monotonic() + 15
+            status = ""
+            while time.monotonic() < deadline:
+                hooks = client.get("/webhooks").json()
+                failing = next(h for h in hooks if h["endpoint"].endswith("/failing/legacy-erp"))
+                status = failing["status"]
+                if status == "paused":
+                    break
+                time.sleep(0.1)
+            assert status == "paused"
+            posts = client.get("/posts").json()["data"]
+            assert all(p["status"] != "publishing" for p in posts)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        code, _ = _finish(process)
+    assert code == 0
+
+
+def test_retry_delay_must_not_be_negative() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "app.sandbox", "--webhook-retry-delay", "-1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert "--webhook-retry-delay" in result.stderr

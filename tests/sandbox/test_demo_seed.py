@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from app.sandbox.clock import ManualClock
+from app.sandbox.demo_receivers import DEMO_RECEIVER_HOST
 from app.sandbox.harness import SandboxServer
 from app.sandbox.networks import PLATFORMS
 from app.sandbox.repurposes_repo import ITEM_REASONS, ITEM_STATUSES
@@ -91,19 +92,61 @@ def test_labels_signatures_webhooks(demo_api: httpx.Client) -> None:
     assert signatures["meta"]["total"] > signatures["meta"]["per_page"]
 
     webhooks = demo_api.get("/webhooks").json()
-    assert sorted(w["status"] for w in webhooks) == ["disabled", "enabled", "paused"]
+    assert sorted(w["status"] for w in webhooks) == [
+        "disabled",
+        "enabled",
+        "enabled",
+        "enabled",
+        "paused",
+    ]
+    assert all(w["endpoint"].startswith(f"https://{DEMO_RECEIVER_HOST}/") for w in webhooks)
     paused = next(w for w in webhooks if w["status"] == "paused")
     assert paused["consecutive_failures"] == 5
     assert paused["paused_at"] is not None
     logs = demo_api.get(f"/webhooks/{paused['id']}/logs").json()["data"]
     assert all(log["delivered_at"] is None for log in logs[:5])
     assert any(log["response_status"] is None for log in logs[:5])  # timeouts
-    healthy = next(w for w in webhooks if w["status"] == "enabled")
+    assert paused["paused_at"] == logs[0]["failed_at"]  # paused when the fifth failed
+    failing = next(w for w in webhooks if "/failing/" in w["endpoint"] and w is not paused)
+    assert (failing["status"], failing["consecutive_failures"]) == ("enabled", 4)
+    healthy = next(w for w in webhooks if w["endpoint"].endswith("/ok/northwind-crm"))
     assert healthy["last_sent_at"] is not None
     healthy_logs = demo_api.get(f"/webhooks/{healthy['id']}/logs").json()
     assert healthy_logs["meta"]["total"] > 15
     statuses = {log["response_status"] for log in healthy_logs["data"]}
     assert any(s is not None and 200 <= s < 300 for s in statuses)
+
+
+def _every_log(client: httpx.Client, webhook_id: str) -> list[dict[str, Any]]:
+    first = client.get(f"/webhooks/{webhook_id}/logs").json()
+    logs: list[dict[str, Any]] = list(first["data"])
+    for page in range(2, first["meta"]["last_page"] + 1):
+        logs += client.get(f"/webhooks/{webhook_id}/logs", params={"page": page}).json()["data"]
+    return logs
+
+
+def test_webhook_history_is_consistent(demo_api: httpx.Client) -> None:
+    for webhook in demo_api.get("/webhooks").json():
+        logs = _every_log(demo_api, webhook["id"])  # newest first
+        delivered = [log["delivered_at"] for log in logs if log["delivered_at"]]
+        assert webhook["last_sent_at"] == (max(delivered) if delivered else None)
+        trailing = 0
+        for log in logs:
+            if log["delivered_at"]:
+                break
+            trailing += 1
+        assert webhook["consecutive_failures"] == trailing, webhook["endpoint"]
+        for log in logs:
+            assert 1 <= log["attempts"] <= 3
+            if log["delivered_at"] is None:
+                assert log["attempts"] == 3
+                assert log["failed_at"] is not None
+            elif log["attempts"] > 1:
+                assert log["failed_at"] is not None
+                assert log["failed_at"] < log["delivered_at"]
+            else:
+                assert log["failed_at"] is None
+            assert log["payload"]["id"] == log["id"]
 
 
 def test_repurpose_items_cover_every_status_and_reason(demo_api: httpx.Client) -> None:

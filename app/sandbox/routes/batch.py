@@ -3,7 +3,8 @@
 Decisions where the spec is silent: success is `201`; `queue` implies scheduling; a
 destination's `meta`/`media`/`content`/`content_type` replace the shared value when present;
 without any content type the network's default is used; top-level `labels` (ids) are applied to
-every post; `status` accepts `draft` and `scheduled`.
+every post; `status` accepts `draft`, `scheduled` and `publishing` (publish now, batch rule 3);
+when queueing, `scheduled_at` is not used (a past value is accepted).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from app.sandbox.errors import (
     STRING,
     FieldErrors,
 )
-from app.sandbox.http_support import CallerDep, ContextDep, json_object, ok
+from app.sandbox.http_support import CallerDep, ContextDep, is_blank, json_object, ok
 from app.sandbox.networks import check_meta, missing_required_meta, network
 from app.sandbox.posts_repo import NewMedia, NewPlatform, NewPost
 from app.sandbox.serializers import post_rest
@@ -48,6 +49,8 @@ router = APIRouter()
 # The spec says only that the value seen is named after the service itself.
 ORIGIN = "social-publishing-api"
 NO_QUEUE = "The selected channel has no posting schedule to queue into."
+QUEUE_WHILE_PUBLISHING = "The {attr} field is prohibited when status is publishing."
+BATCH_STATUSES = ("draft", "scheduled", "publishing")
 
 
 @dataclass
@@ -65,16 +68,29 @@ def _validate(
     errors = FieldErrors()
     ws = caller.workspace_id
     status = body.get("status")
-    if status is not None and status not in ("draft", "scheduled"):
+    if status is not None and status not in BATCH_STATUSES:
         errors.add("status", INVALID_CHOICE)
+    publishing = status == "publishing"
     queue_mode = body.get("queue")
     if queue_mode is not None and queue_mode not in ("next", "top"):
         errors.add("queue", INVALID_CHOICE)
         queue_mode = None
+    if queue_mode is not None and publishing:
+        errors.add("queue", QUEUE_WHILE_PUBLISHING)
+        queue_mode = None
     if "queue_slot" in body:
         errors.add("queue_slot", PROHIBITED)
     scheduling = status == "scheduled" or queue_mode is not None
-    when = schedule_time(db, errors, body.get("scheduled_at"), "scheduled_at", future=scheduling)
+    # When queueing, the time is not used, so a past one does no harm.
+    when = schedule_time(
+        db,
+        errors,
+        body.get("scheduled_at"),
+        "scheduled_at",
+        future=scheduling and queue_mode is None,
+    )
+    if queue_mode is not None:
+        when = None
     if scheduling and queue_mode is None and body.get("scheduled_at") is None:
         errors.add("scheduled_at", REQUIRED_TO_SCHEDULE)
     optional_string(errors, body, "content")
@@ -92,13 +108,22 @@ def _validate(
     else:
         for i, item in enumerate(raw):
             dest = _destination(
-                db, errors, caller, body, item, i, shared_media, scheduling, queue_mode
+                db,
+                errors,
+                caller,
+                body,
+                item,
+                i,
+                shared_media,
+                scheduling or publishing,
+                queue_mode,
             )
             if dest is not None:
                 destinations.append(dest)
     errors.raise_if_any()
     return destinations, {
         "scheduling": scheduling,
+        "publishing": publishing,
         "queue": queue_mode,
         "scheduled_at": when,
         "labels": labels,
@@ -113,7 +138,7 @@ def _destination(
     item: Any,
     i: int,
     shared_media: list[NewMedia],
-    scheduling: bool,
+    ready_needed: bool,
     queue_mode: str | None,
 ) -> _Destination | None:
     prefix = f"destinations.{i}"
@@ -127,7 +152,7 @@ def _destination(
     optional_object(errors, item, "meta", f"{prefix}.")
     own_media = media_refs(db, errors, caller.workspace_id, item.get("media"), f"{prefix}.media")
     account_id = item.get("social_account_id")
-    if account_id is None or account_id == "":
+    if is_blank(account_id):
         errors.add(f"{prefix}.social_account_id", REQUIRED)
         return None
     if not isinstance(account_id, str):
@@ -151,9 +176,12 @@ def _destination(
         board_ids=account_choices(account, "boards"),
         channel_ids=account_choices(account, "channels"),
     )
-    content = item["content"] if "content" in item else body.get("content")
+    # `""` arrives as null (Laravel), and a null override keeps the shared text.
+    content = item.get("content")
+    if content is None:
+        content = body.get("content")
     media = own_media if "media" in item and own_media is not None else shared_media
-    if scheduling:
+    if ready_needed:
         if not has_text(content) and not media:
             errors.add(f"{prefix}.content", NEEDS_TEXT_OR_MEDIA)
         for key in missing_required_meta(account["platform"], meta):
@@ -202,6 +230,13 @@ async def create_batch(request: Request, caller: CallerDep, ctx: ContextDep) -> 
                     changes["schedule_mode"] = "queue"
                 db.update("posts", post_id, changes)
                 posts_repo.record_event(db, post_id, "post.scheduled")
+            elif shared["publishing"]:
+                # Publish now (§6): post.created, then only the outcome event, later.
+                db.update("posts", post_id, {"status": "publishing"})
+                db.run(
+                    "UPDATE post_platforms SET status = 'publishing' WHERE post_id = ?",
+                    (post_id,),
+                )
             post_ids.append(post_id)
         bundles = posts_repo.load_bundles(db, post_ids)
         posts = [post_rest(b, db.media_base_url, batch=True) for b in bundles]

@@ -13,6 +13,7 @@ from app.sandbox.errors import FORMAT, MAX_CHARS, REQUIRED, STRING, FieldErrors,
 from app.sandbox.http_support import (
     CallerDep,
     ContextDep,
+    is_blank,
     json_object,
     no_content,
     ok,
@@ -31,12 +32,14 @@ def _required_string(
     errors: FieldErrors, body: dict[str, Any], key: str, max_len: int | None
 ) -> str:
     value = body.get(key)
-    if value is None or value == "":
+    if is_blank(value):
         errors.add(key, REQUIRED)
         return ""
     if not isinstance(value, str):
         errors.add(key, STRING)
         return ""
+    # Laravel trims input first: lengths count, and values keep, the trimmed text.
+    value = value.strip()
     if max_len is not None and len(value) > max_len:
         errors.add(key, MAX_CHARS, max=max_len)
     return value

@@ -28,7 +28,8 @@ from app.sandbox.http_support import (
     paginated,
 )
 from app.sandbox.networks import check_meta, missing_required_meta, network
-from app.sandbox.posts_repo import POST_STATUSES, event_for_status_change, insert_media
+from app.sandbox.post_lifecycle import POST_STATUSES, event_for, user_may_change
+from app.sandbox.posts_repo import insert_media
 from app.sandbox.serializers import post_rest
 from app.sandbox.validators import (
     NEEDS_TEXT_OR_MEDIA,
@@ -45,14 +46,6 @@ from app.sandbox.validators import (
 router = APIRouter()
 
 POSTS_PER_PAGE = 15
-# Status changes a PUT may make (§3); anything else is refused with errors.status.
-ALLOWED_TRANSITIONS = {
-    ("draft", "scheduled"),
-    ("scheduled", "draft"),
-    ("draft", "publishing"),
-    ("scheduled", "publishing"),
-    ("failed", "draft"),
-}
 _FINISHED = ("published", "partially_published", "failed")
 
 
@@ -105,7 +98,7 @@ async def update_post(
         if new not in POST_STATUSES:
             errors.add("status", INVALID_CHOICE)
             new = old
-        elif new != old and (old, new) not in ALLOWED_TRANSITIONS:
+        elif not user_may_change(old, new):
             errors.add("status", _transition_error(old, new))
             new = old
 
@@ -146,6 +139,12 @@ async def update_post(
         db.update("posts", post_id, changes)
         for platform_id, values in platform_changes.items():
             db.update("post_platforms", platform_id, values)
+        if new == "publishing" and old != new:
+            # Publish now: every enabled entry is being published until the publisher decides.
+            db.run(
+                "UPDATE post_platforms SET status = 'publishing' WHERE post_id = ? AND enabled = 1",
+                (post_id,),
+            )
         if old == "failed" and new == "draft":
             db.run(
                 "UPDATE post_platforms SET status = 'pending' "
@@ -156,7 +155,7 @@ async def update_post(
             posts_repo.set_labels(db, post_id, labels)
         if media_plan is not None:
             _apply_media(db, caller.workspace_id, post_id, media_plan)
-        event = event_for_status_change(old, new)
+        event = event_for(old, new)
         if event is not None:
             posts_repo.record_event(db, post_id, event)
         return ok(post_rest(posts_repo.load_bundle(db, post_id), db.media_base_url))

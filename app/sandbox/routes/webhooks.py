@@ -28,6 +28,7 @@ from app.sandbox.errors import (
 from app.sandbox.http_support import (
     CallerDep,
     ContextDep,
+    is_blank,
     json_object,
     no_content,
     ok,
@@ -56,12 +57,13 @@ def _webhook(db: Db, workspace_id: str, webhook_id: str) -> Row:
 
 
 def _check_endpoint(errors: FieldErrors, value: Any, allow_private: bool) -> str | None:
-    if value is None or value == "":
+    if is_blank(value):
         errors.add("endpoint", REQUIRED)
         return None
     if not isinstance(value, str):
         errors.add("endpoint", STRING)
         return None
+    value = value.strip()
     if len(value) > ENDPOINT_MAX:
         errors.add("endpoint", MAX_CHARS, max=ENDPOINT_MAX)
         return None
