@@ -1,5 +1,5 @@
 """Webhook rules of §4/§5/§6: event names, public endpoints and secrets. Signing is
-`app.webhook_signing.sign`, shared with the client."""
+`app.api.webhook_signing.sign`, shared with the client."""
 
 from __future__ import annotations
 

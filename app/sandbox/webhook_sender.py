@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from app.api.webhook_signing import sign
 from app.sandbox import demo_receivers
 from app.sandbox.demo_receivers import Answer
 from app.sandbox.webhook_rules import SIGNATURE_HEADER, USER_AGENT
-from app.webhook_signing import sign
 
 if TYPE_CHECKING:
     import httpx
