@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 
 def ask(
-    parent: QWidget, title: str, text: str, yes_text: str, on_yes: Callable[[], None]
+    parent: QWidget, title: str, text: str, yes_text: str, on_yes: Callable[[], object]
 ) -> QMessageBox:
     """Open a window-modal question; `on_yes` runs only when the user confirms. The box is
     returned so the caller can keep it (and tests can answer it)."""

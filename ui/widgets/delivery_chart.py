@@ -17,7 +17,7 @@ QUEUED = QColor("#9ca3af")
 LATENCY = QColor("#2563eb")
 GRID = QColor("#e5e7eb")
 TEXT = QColor("#4b5563")
-LEFT, RIGHT, TOP, BOTTOM = 36, 44, 26, 20
+LEFT, RIGHT, TOP, BOTTOM = 36, 60, 26, 20
 
 
 class DeliveryChart(QWidget):
@@ -124,7 +124,7 @@ class DeliveryChart(QWidget):
                 started = False
                 continue
             point = QPointF(
-                plot.left() + (i + 0.5) * step, plot.bottom() - plot.height() * ms / top_ms
+                plot.left() + (i + 0.5) * step, plot.bottom() - plot.height() * 0.85 * ms / top_ms
             )
             if started:
                 path.lineTo(point)
