@@ -36,9 +36,7 @@ def posted() -> Posted:
 
 
 @pytest.fixture
-def make_session(
-    tmp_path: Path, runner: LoopRunner, posted: Posted
-) -> Iterator[MakeSession]:
+def make_session(tmp_path: Path, runner: LoopRunner, posted: Posted) -> Iterator[MakeSession]:
     sessions: list[WorkspaceSession] = []
 
     def make(base_url: str, api_key: str, name: str = "ws") -> WorkspaceSession:
