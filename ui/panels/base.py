@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
 
-from app.api.errors import ApiError, NotFound, PermissionDenied
 from ui.action_spec import ActionSpec
 from ui.tasks import TaskGroup
 from ui.write_gate import WriteGate
 
 if TYPE_CHECKING:
+    from app.api.errors import ApiError
     from ui.session import WorkspaceSession
 
 log = logging.getLogger(__name__)
@@ -93,6 +93,9 @@ class PanelPage(QWidget):
     def explain_missing(self, error: ApiError) -> bool:
         """Show the explanation instead of the panel when `error` says the feature is not
         there for this key; False for any other error."""
+        # Imported here: the accounts panel is built at start-up, before the client loads.
+        from app.api.errors import NotFound, PermissionDenied
+
         if isinstance(error, NotFound):
             self.explanation.setText(self.MISSING_TEXT)
         elif isinstance(error, PermissionDenied):
