@@ -185,7 +185,7 @@ def odd_server() -> Iterator[OddState]:
             else:
                 self._send(404, {"message": "Not Found"})
 
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: object) -> None:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
