@@ -66,6 +66,7 @@ class DeliveryLogsView(QWidget):
         self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
+        self.table.setVerticalScrollMode(QTableView.ScrollMode.ScrollPerPixel)
         header = self.table.horizontalHeader()
         for column, width in enumerate((150, 190, 80, 80)):
             header.resizeSection(column, width)
