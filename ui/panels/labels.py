@@ -27,6 +27,7 @@ from app.models.requests import LabelInput
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage
 from ui.panels.webhooks.dialogs import error_label, show_error
+from ui.widgets.alive import alive
 from ui.widgets.confirm import ask
 
 NAME_MAX = 255
@@ -59,6 +60,7 @@ class LabelForm(QDialog):
 
     def __init__(self, parent: QWidget | None, label: Label | None = None) -> None:
         super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowTitle("Edit label" if label else "New label")
         self.setMinimumWidth(380)
         self.name_edit = QLineEdit(label.name if label else "")
@@ -242,7 +244,8 @@ class LabelsPage(PanelPage):
     async def _save(self, form: LabelForm, label: Label | None, name: str, colour: str) -> None:
         session = self.session
         assert session is not None
-        form.set_busy(True)
+        if alive(form):
+            form.set_busy(True)
         try:
             body = LabelInput(name=name, color=colour)
             if label is None:
@@ -250,11 +253,15 @@ class LabelsPage(PanelPage):
             else:
                 await session.client.labels.update(label.id, body)
         except ApiError as error:
+            if not alive(form):
+                raise  # the form was closed: the banner says it instead
             form.show_errors(error)
             return
         finally:
-            form.set_busy(False)
-        form.accept()
+            if alive(form):
+                form.set_busy(False)
+        if alive(form):
+            form.accept()
         session.messages.info("Label saved.")
         await self._load()
 

@@ -28,6 +28,7 @@ from app.text_render import html_to_text, looks_like_html
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage
 from ui.panels.webhooks.dialogs import error_label, show_error
+from ui.widgets.alive import alive
 from ui.widgets.confirm import ask
 
 NEW = "new"
@@ -44,6 +45,7 @@ class SignatureForm(QDialog):
 
     def __init__(self, parent: QWidget | None, signature: Signature | None = None) -> None:
         super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowTitle("Edit signature" if signature else "New signature")
         self.setMinimumSize(460, 360)
         self.name_edit = QLineEdit(signature.name if signature else "")
@@ -249,7 +251,8 @@ class SignaturesPage(PanelPage):
     ) -> None:
         session = self.session
         assert session is not None
-        form.set_busy(True)
+        if alive(form):
+            form.set_busy(True)
         try:
             body = SignatureInput(name=name, content=content)
             if signature is None:
@@ -257,11 +260,15 @@ class SignaturesPage(PanelPage):
             else:
                 await session.client.signatures.update(signature.id, body)
         except ApiError as error:
+            if not alive(form):
+                raise  # the form was closed: the banner says it instead
             form.show_errors(error)
             return
         finally:
-            form.set_busy(False)
-        form.accept()
+            if alive(form):
+                form.set_busy(False)
+        if alive(form):
+            form.accept()
         session.messages.info("Signature saved.")
         await self._load(1 if signature is None else self.page_number)
 

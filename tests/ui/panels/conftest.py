@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
 from app.config import Profile
@@ -23,6 +26,18 @@ def runner(qapp: QApplication) -> Iterator[LoopRunner]:
     loop_runner = LoopRunner(qapp)
     yield loop_runner
     loop_runner.close()
+
+
+@pytest.fixture(autouse=True)
+def delete_widgets(qapp: QApplication) -> Iterator[None]:
+    """Delete the test's windows in this thread: Python's cyclic GC may otherwise destroy them
+    later from the sandbox's server thread, which Qt refuses (timers of another thread)."""
+    yield
+    for widget in QApplication.topLevelWidgets():
+        widget.close()
+        widget.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
 
 
 class Posted(list[Message]):
@@ -49,6 +64,12 @@ def make_session(tmp_path: Path, runner: LoopRunner, posted: Posted) -> Iterator
         return session
 
     yield make
+    # Panel tasks still in flight end first, so none of them meets a closed client.
+    pending = [task for task in asyncio.all_tasks(runner.loop) if not task.done()]
+    for task in pending:
+        task.cancel()
+    if pending:
+        runner.run(asyncio.gather(*pending, return_exceptions=True))
     for session in sessions:
         runner.run(session.close())
 

@@ -70,8 +70,11 @@ def test_labels_create_validate_edit_delete(
         assert page.form is not None
         page.form.colour_edit.setText("#000000")
         click(page.form.save_button)
-        await until(lambda: any("#000000" in l_["color"] for l_ in _labels(sandbox)), what="edit")
-        await until(lambda: page.list.count() == 2)
+        await until(
+            lambda: any("#000000" in page.list.item(i).text() for i in range(page.list.count())),
+            what="edited label shown",
+        )
+        assert any(label["color"] == "#000000" for label in _labels(sandbox))
         page.list.setCurrentRow(0)
         click(page.delete_button)
         confirm(page.question)

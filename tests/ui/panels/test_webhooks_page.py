@@ -146,3 +146,118 @@ def test_create_shows_secret_once_then_rotate_test_disable_and_delete(
         assert any("Webhook deleted." in text for text in posted.texts())
 
     runner.run(scenario())
+
+
+def test_logs_load_on_demand_replay_and_local_replay(
+    qapp: QApplication,
+    runner: LoopRunner,
+    private_sandbox: SandboxServer,
+    make_session: MakeSession,
+    posted: Posted,
+) -> None:
+    store = private_sandbox.store
+    hook = store.create_webhook("https://hooks.example.com/a", ["post.failed", "post.created"])
+    store.set_webhook_paused(hook)
+    for i in range(40):
+        store.add_webhook_log(
+            hook,
+            event_type="post.failed" if i % 2 else "post.created",
+            outcome="failed" if i % 5 == 0 else "delivered",
+            data={"id": f"post-{i}", "content": "é ✓"},
+        )
+    page = WebhooksPage()
+    page.resize(1200, 800)
+    page.show()
+    page.set_session(make_session(private_sandbox.base_url, private_sandbox.keys.admin))
+
+    async def scenario() -> None:
+        await until(lambda: page.logs.model.rowCount() > 0, what="first page")
+        model = page.logs.model
+        assert model.total == 40
+        assert model.rowCount() in (15, 30)  # one page, or two if the view was not yet full
+
+        def scrolled_to_the_end() -> bool:
+            page.logs.table.scrollToBottom()  # as a user keeps scrolling
+            return model.rowCount() == 40
+
+        await until(scrolled_to_the_end, what="more pages on scroll")
+        assert not model.canFetchMore(page.logs.table.rootIndex())
+        page.logs.event_combo.setCurrentIndex(page.logs.event_combo.findData("post.created"))
+        page.logs.outcome_combo.setCurrentIndex(page.logs.outcome_combo.findData("failed"))
+        assert page.logs.filter.rowCount() == 4
+        assert "4 shown" in page.logs.status_label.text()
+        page.logs.select_row(0)
+        log = page.logs.selected_log()
+        assert log is not None
+        assert log.event_type == "post.created"
+        assert "post.created" in page.logs.detail.raw.toPlainText()
+        assert page.logs.detail.tree.topLevelItemCount() == 4  # id, type, data, created_at
+
+        click(page.logs.replay_button)
+        assert page.question is not None
+        assert "Queued is not delivered" in page.question.text()
+        answer(page.question)
+        await until(lambda: model.total == 41, what="log reloaded with the replay row")
+        assert any("not delivered yet" in text for text in posted.texts())
+        assert store.webhook(hook)["status"] == "paused"  # a replay does not re-enable
+        replayed = store.webhook_logs(hook)[0]
+        assert replayed["payload"]["data"] == log.payload.data  # type: ignore[union-attr]
+        assert replayed["id"] != log.id
+
+        page.logs.select_row(0)
+        log = page.logs.selected_log()
+        assert log is not None
+        with receiver(status=202, answer=b"got it") as target:
+            click(page.logs.local_button)
+            dialog = page.local_dialog
+            assert dialog is not None
+            dialog.url_edit.setText(target.url)
+            click(dialog.send_button)
+            await until(lambda: "202" in dialog.result_label.text(), what="local answer")
+            assert dialog.result_body.toPlainText() == "got it"
+            (got,) = target.got
+        secret = store.webhook(hook)["signing_secret"]
+        expected = hmac.new(secret.encode(), got.body, hashlib.sha256).hexdigest()
+        assert got.headers["X-Webhook-Signature"] == expected
+        assert json.loads(got.body)["data"] == log.payload.data  # type: ignore[union-attr]
+        assert secret not in dialog.result_label.text()
+
+    runner.run(scenario())
+
+
+def test_signature_checker_dialog(qapp: QApplication) -> None:
+    page = WebhooksPage()
+    click(page.checker_button)
+    checker = page.checker
+    assert checker is not None
+    body = '{"id":"x","type":"post.created","data":{}}'
+    secret = "whsec_" + "z" * 32
+    checker.body_edit.setPlainText(body)
+    checker.secret_edit.setText(secret)
+    checker.signature_edit.setText(hmac.new(secret.encode(), body.encode(), "sha256").hexdigest())
+    assert checker.ok
+    assert "Verified" in checker.verdict.text()
+    checker.body_edit.setPlainText(body + " ")
+    assert not checker.ok
+    assert "byte-for-byte" in checker.verdict.text()
+    checker.reject()
+    assert checker.secret_edit.text() == ""
+
+
+def test_member_key_gets_an_explanation_not_an_error(
+    qapp: QApplication,
+    runner: LoopRunner,
+    sandbox: SandboxServer,
+    make_session: MakeSession,
+    posted: Posted,
+) -> None:
+    page = WebhooksPage()
+    page.show()
+    page.set_session(make_session(sandbox.base_url, sandbox.keys.member))
+
+    async def scenario() -> None:
+        await until(page.showing_explanation, what="explanation")
+        assert "not allowed" in page.explanation.text()
+        assert posted == []
+
+    runner.run(scenario())

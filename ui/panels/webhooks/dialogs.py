@@ -56,6 +56,7 @@ class WebhookForm(QDialog):
         editing: bool = False,
     ) -> None:
         super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowTitle("Edit webhook" if editing else "New webhook")
         self.setMinimumWidth(520)
         self.endpoint_edit = QLineEdit(endpoint)
@@ -169,6 +170,7 @@ class SignatureChecker(QDialog):
 
     def __init__(self, parent: QWidget | None) -> None:
         super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowTitle("Check a webhook signature")
         self.setMinimumSize(560, 420)
         self.body_edit = QPlainTextEdit()
@@ -219,6 +221,7 @@ class LocalReplayDialog(QDialog):
 
     def __init__(self, parent: QWidget | None) -> None:
         super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowTitle("Replay to a local URL")
         self.setMinimumWidth(520)
         intro = QLabel(

@@ -39,6 +39,7 @@ from ui.panels.webhooks.format import PAUSED_EXPLANATION, failures, status_text,
 from ui.panels.webhooks.list_model import BadgeDelegate, WebhookRole, WebhooksModel, events_text
 from ui.panels.webhooks.log_detail import envelope_of
 from ui.panels.webhooks.logs_view import DeliveryLogsView
+from ui.widgets.alive import alive
 from ui.widgets.confirm import ask
 from ui.widgets.delivery_chart import DeliveryChart
 
@@ -247,6 +248,15 @@ class WebhooksPage(PanelPage):
         else:
             self._select(None)
 
+    def select_webhook(self, webhook_id: str) -> None:
+        """Show this webhook (e.g. from a "webhook paused" notification); reads the list
+        again when it is not there yet."""
+        row = self.model.row_of(webhook_id)
+        if row >= 0:
+            self.table.selectRow(row)
+        elif self.session is not None:
+            self.spawn(self._load_list(select=webhook_id))
+
     def _selection_changed(self, *_: QItemSelection) -> None:
         rows = self.table.selectionModel().selectedRows()
         webhook = rows[0].data(WebhookRole) if rows else None
@@ -375,7 +385,8 @@ class WebhooksPage(PanelPage):
     ) -> None:
         session = self.session
         assert session is not None
-        form.set_busy(True)
+        if alive(form):
+            form.set_busy(True)
         try:
             if webhook_id is None:
                 created = await session.client.webhooks.create(
@@ -386,14 +397,20 @@ class WebhooksPage(PanelPage):
                     webhook_id, WebhookUpdate(endpoint=endpoint, events=events)
                 )
         except ValidationFailed as error:
+            if not alive(form):
+                raise  # the form was closed: the banner says it instead
             form.show_errors(error.errors, error.message)
             return
         except ApiError as error:
+            if not alive(form):
+                raise  # the form was closed: the banner says it instead
             form.show_errors({}, f"{error.message} {error.hint}".strip())
             return
         finally:
-            form.set_busy(False)
-        form.accept()
+            if alive(form):
+                form.set_busy(False)
+        if alive(form):
+            form.accept()
         if webhook_id is None:
             session.messages.info("Webhook created.")
             if created.signing_secret:
@@ -561,12 +578,15 @@ class WebhooksPage(PanelPage):
             # The list never carries the secret; read it just for this signature, keep nothing.
             secret = (await session.client.webhooks.get(webhook_id)).signing_secret
         except ApiError as error:
-            dialog.show_failure(f"Could not read the webhook's secret: {error.message}")
+            if alive(dialog):
+                dialog.show_failure(f"Could not read the webhook's secret: {error.message}")
             return
         if not secret:
-            dialog.show_failure("The server did not send the webhook's signing secret.")
+            if alive(dialog):
+                dialog.show_failure("The server did not send the webhook's signing secret.")
             return
-        dialog.show_result(await replay_to_url(url, envelope, secret))
+        if alive(dialog):
+            dialog.show_result(await replay_to_url(url, envelope, secret))
 
     # -- signature checker ---
     def open_checker(self) -> None:
