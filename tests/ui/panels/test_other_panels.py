@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -58,7 +59,11 @@ def test_labels_create_validate_edit_delete(
         click(form.save_button)
         assert "255" in form.name_error.text()
         form.name_edit.setText("  Events  ")
-        form.colour_edit.setText("#22aa44")
+        click(form.pick_button)
+        assert form.picker is not None
+        form.picker.colorSelected.emit(QColor("#22aa44"))
+        assert form.colour_edit.text() == "#22AA44"
+        form.picker.reject()
         click(form.save_button)
         click(form.save_button)  # ignored while the first save runs
         await until(lambda: page.list.count() == 2, what="created")

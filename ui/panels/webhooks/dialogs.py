@@ -130,6 +130,7 @@ class SecretDialog(QDialog):
     def __init__(self, parent: QWidget | None, secret: str, *, rotated: bool) -> None:
         super().__init__(parent)
         self.setWindowTitle("New signing secret" if rotated else "Webhook created")
+        self.setMinimumWidth(560)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         intro = QLabel(
             (
