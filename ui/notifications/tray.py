@@ -3,6 +3,7 @@ opens (it listens to the session's `dataChanged`) and `openRequested` to the win
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,8 @@ from ui.tasks import TaskGroup
 
 if TYPE_CHECKING:
     from ui.session import WorkspaceSession
+
+log = logging.getLogger(__name__)
 
 EARLIEST = datetime(1970, 1, 2, tzinfo=UTC)
 LATEST = datetime(9998, 12, 31, tzinfo=UTC)
@@ -146,4 +149,4 @@ class Notifier(QObject):
     @staticmethod
     def _ignore(error: BaseException) -> None:
         # A failed look is retried at the next dataChanged; notifications never raise banners.
-        return None
+        log.warning("could not look for changes to notify: %r", error)

@@ -270,3 +270,34 @@ def test_member_key_gets_an_explanation_not_an_error(
         assert posted == []
 
     runner.run(scenario())
+
+
+def test_switching_workspaces_shows_only_the_new_ones(
+    qapp: QApplication, runner: LoopRunner, demo_sandbox: SandboxServer, make_session: MakeSession
+) -> None:
+    other_hook = demo_sandbox.store.create_webhook(
+        "https://harbor.example/hooks", workspace_id=demo_sandbox.other_workspace_id
+    )
+    page = WebhooksPage()
+    page.show()
+
+    async def scenario() -> None:
+        page.set_session(make_session(demo_sandbox.base_url, demo_sandbox.keys.admin, "a"))
+        await until(lambda: page.model.rowCount() == 3, what="first workspace")
+        page.set_session(make_session(demo_sandbox.base_url, demo_sandbox.keys.other_admin, "b"))
+        assert page.model.rowCount() == 0  # nothing of the first workspace lingers
+        await until(lambda: page.model.rowCount() >= 1, what="second workspace")
+        assert other_hook in {w.id for w in page.model.webhooks}
+        assert page.model.rowCount() == len(
+            [
+                w
+                for w in page.model.webhooks
+                if w.endpoint != "https://hooks.northwind.example/social"
+            ]
+        )
+        page.set_session(None)
+        assert page.model.rowCount() == 0
+        assert page.detail.isHidden()
+        assert page.logs.model.rowCount() == 0
+
+    runner.run(scenario())

@@ -220,6 +220,9 @@ class WebhooksPage(PanelPage):
     def session_changed(self) -> None:
         self.model.set_webhooks([])
         self.selected = None
+        self._timeline_task = None
+        self.logs.model.set_source(None)
+        self.chart.set_timeline(None)
         self.test_label.setText("")
         self._show_selected()
 
