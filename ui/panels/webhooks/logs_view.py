@@ -68,7 +68,7 @@ class DeliveryLogsView(QWidget):
         self.table.setWordWrap(False)
         self.table.setVerticalScrollMode(QTableView.ScrollMode.ScrollPerPixel)
         header = self.table.horizontalHeader()
-        for column, width in enumerate((150, 190, 80, 80)):
+        for column, width in enumerate((160, 210, 90, 90)):
             header.resizeSection(column, width)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
