@@ -138,6 +138,7 @@ def test_create_shows_secret_once_then_rotate_test_disable_and_delete(
             new_secret = page.secret_dialog.secret_edit.text()
             assert new_secret.startswith("whsec_")
             assert new_secret != secret
+            assert all(w.signing_secret is None for w in page.model.webhooks)
             page.secret_dialog.reject()
 
         click(page.toggle_button)

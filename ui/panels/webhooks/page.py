@@ -497,7 +497,8 @@ class WebhooksPage(PanelPage):
         rotated = await session.client.webhooks.rotate_secret(webhook_id)
         if rotated.signing_secret:
             self._show_secret(rotated.signing_secret, rotated=True)
-        self._updated(rotated)
+        # The table never holds a secret: it was shown once, in the dialog.
+        self._updated(rotated.model_copy(update={"signing_secret": None}))
 
     def ask_delete(self) -> None:
         webhook = self.selected
