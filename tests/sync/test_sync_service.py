@@ -16,6 +16,7 @@ from app.models import PostUpdate
 from app.sandbox.harness import SandboxServer
 from app.store import WorkspaceCache
 from app.sync import SyncService, SyncState
+from tests.api.helpers import FakeClock
 
 # Fail fast instead of waiting out real backoffs and Retry-After in tests.
 FAST = RetryPolicy(max_attempts=2, base_delay=0.01, max_delay=0.02, max_retry_after=0.0)
@@ -58,8 +59,13 @@ def cache(tmp_path: Path) -> Iterator[WorkspaceCache]:
 
 
 @contextlib.asynccontextmanager
-async def connected(server: SandboxServer, key: str | None = None) -> AsyncIterator[ApiClient]:
-    async with ApiClient(server.base_url, key or server.keys.admin, retry=FAST) as client:
+async def connected(
+    server: SandboxServer, key: str | None = None, clock: FakeClock | None = None
+) -> AsyncIterator[ApiClient]:
+    options = {"clock": clock} if clock is not None else {}
+    async with ApiClient(
+        server.base_url, key or server.keys.admin, retry=FAST, **options
+    ) as client:
         yield client
 
 
@@ -145,7 +151,8 @@ async def test_rate_limited_half_way_keeps_the_last_good_data(tmp_path: Path) ->
     ):
         add_posts(server, scheduled=100)  # 7 pages + accounts + labels = 9 requests
         recorder = Recorder()
-        async with connected(server) as client:
+        clock = FakeClock()  # the client's: its rate gate counts on it
+        async with connected(server, clock=clock) as client:
             service = service_for(client, cache, recorder)
             assert await service.full_refresh() is True
             before = cache.post_ids()
@@ -159,15 +166,20 @@ async def test_rate_limited_half_way_keeps_the_last_good_data(tmp_path: Path) ->
 
             state = service.state
             assert state.phase == "rate_limited"
-            assert state.retry_in is not None
-            assert state.retry_in >= 1
+            # The sandbox's clock stands still, so its Retry-After is exactly the minute.
+            assert state.retry_in == 60.0
+            assert state.kind == "rate_limited"
+            assert client.rate_gate.wait_remaining() == 60.0
             assert "saved on this computer" in state.hint
             assert cache.post_ids() == before
             assert cache.last_sync_at() == last_sync
             assert state.last_sync_at == last_sync
             assert recorder.changes == 1
 
-            now.advance(61)  # the limiter's minute has passed
+            # Not before the client's own clock says so, whatever the server would allow.
+            now.advance(61)
+            assert await service.full_refresh() is False
+            clock.advance(60)  # the limiter's minute has passed on both sides
             assert await service.full_refresh() is True
             assert cache.count_posts() == 170
             assert service.state.phase == "idle"
@@ -299,7 +311,8 @@ async def test_run_forever_recovers_after_a_rate_limit(tmp_path: Path) -> None:
     ):
         add_posts(server, scheduled=60)  # a full refresh: 4 pages + accounts + labels
         recorder = Recorder()
-        async with connected(server) as client:
+        clock = FakeClock()
+        async with connected(server, clock=clock) as client:
             # Another window of the app used most of this minute's budget. Once the minute has
             # passed, 10 requests cover the refresh plus late ones of the failed attempt.
             for _ in range(7):
@@ -309,10 +322,10 @@ async def test_run_forever_recovers_after_a_rate_limit(tmp_path: Path) -> None:
             try:
                 await eventually(lambda: service.state.phase == "rate_limited")
                 assert cache.count_posts() == 0
-                assert service.state.retry_in is not None
-                assert service.state.retry_in > 0
+                assert service.state.retry_in == 60.0
 
                 now.advance(61)
+                clock.advance(60)
                 service.request_refresh()  # e.g. the "Retry now" button
                 await eventually(lambda: service.state.phase == "idle")
                 assert cache.count_posts() == 60
