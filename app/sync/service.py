@@ -129,7 +129,11 @@ class SyncService:
             try:
                 pages = await self._read_first_pages()
                 window = [post for page in pages for post in page.data]
-                self._unreadable = [item for page in pages for item in page.unreadable]
+                # The window sees only the newest pages: what was unreadable further down stays
+                # reported until a full refresh reads it again.
+                read = {post.id for post in window}
+                earlier = [item for item in self._state.unreadable if item.id not in read]
+                self._unreadable = [item for page in pages for item in page.unreadable] + earlier
                 reached_end, prune = _reached_end(pages), _read_consistently(pages)
                 checked = await self._check_misses(window, reached_end) if prune else []
                 changed = await self._cache.merge_first_pages_async(
@@ -230,7 +234,7 @@ class SyncService:
                 "idle",
                 "Up to date.",
                 last_sync_at=self._cache.last_sync_at(),
-                unreadable=tuple(self._unreadable),
+                unreadable=_unique(self._unreadable),
             )
         )
 
@@ -338,6 +342,14 @@ class SyncService:
             for task in (sleeper, waker):
                 task.cancel()
             await asyncio.gather(sleeper, waker, return_exceptions=True)
+
+
+def _unique(items: list[UnreadableItem]) -> tuple[UnreadableItem, ...]:
+    """One report per item (pages read twice while the list shifts repeat them)."""
+    seen: dict[tuple[str, str | int], UnreadableItem] = {}
+    for item in items:
+        seen.setdefault((item.source, item.id if item.id is not None else item.index), item)
+    return tuple(seen.values())
 
 
 def first_error(exc: BaseException) -> BaseException:

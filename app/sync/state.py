@@ -91,15 +91,18 @@ class SyncState:
 
     def unreadable_summary(self) -> str:
         """E.g. "2 posts could not be read: p7, p9." ("" when every item was read)."""
-        posts = [item for item in self.unreadable if item.source.endswith("/posts")]
-        others = [item for item in self.unreadable if item not in posts]
-        parts = []
-        for items, noun in ((posts, "post"), (others, "item")):
-            if items:
-                names = ", ".join(item.id or f"#{item.index + 1}" for item in items)
-                plural = "s" if len(items) != 1 else ""
-                parts.append(f"{len(items)} {noun}{plural} could not be read: {names}.")
-        return " ".join(parts)
+        groups: dict[str, list[str]] = {}
+        for item in self.unreadable:
+            noun = _NOUNS.get(item.source.rsplit("/", 1)[-1], "item")
+            groups.setdefault(noun, []).append(item.id or f"#{item.index + 1}")
+        return " ".join(
+            f"{len(names)} {noun}{'s' if len(names) != 1 else ''} could not be read: "
+            f"{', '.join(names)}."
+            for noun, names in groups.items()
+        )
+
+
+_NOUNS = {"posts": "post", "labels": "label", "social-accounts": "account"}
 
 
 def phase_of(error: ApiError) -> Phase:
