@@ -68,6 +68,11 @@ class ApiClient:
         return self._transport.base_url
 
     @property
+    def clock(self) -> Clock:
+        """The monotonic clock the client waits on (injected in tests)."""
+        return self._transport.clock
+
+    @property
     def rate_gate(self) -> RateGate:
         """The workspace's rate limit: `rate_gate.wait_remaining()` is the seconds left before
         requests may leave again after a 429 (for a countdown)."""

@@ -23,12 +23,12 @@ import contextlib
 import logging
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Literal
 
 from app.api.client import ApiClient
 from app.api.errors import ApiError, NotFound, RateLimited
-from app.api.retry import SYSTEM_CLOCK, Clock
+from app.api.retry import Clock
 from app.models import Label, Page, Post, SocialAccountSummary, UnreadableItem
 from app.store import CacheError, WorkspaceCache
 from app.store.post_codec import PostRow, encode_posts
@@ -60,7 +60,7 @@ class SyncService:
         light_pages: int = 2,
         retry_base: float = 2.0,
         retry_max: float = 300.0,
-        clock: Clock = SYSTEM_CLOCK,
+        clock: Clock | None = None,
         rng: Callable[[], float] = random.random,
     ) -> None:
         self._client = client
@@ -71,7 +71,7 @@ class SyncService:
         self._light_pages = max(1, light_pages)
         self._retry_base = retry_base
         self._retry_max = retry_max
-        self._clock = clock
+        self._clock = clock or client.clock  # the rate gate's clock: waits agree with it
         self._rng = rng
         self._unreadable: list[UnreadableItem] = []
         self._lock = asyncio.Lock()
@@ -353,12 +353,19 @@ def _unique(items: list[UnreadableItem]) -> tuple[UnreadableItem, ...]:
 
 
 def first_error(exc: BaseException) -> BaseException:
-    """TaskGroup wraps failures in an ExceptionGroup; the first API error explains it best
-    (the others are often its consequences), else the first failure of any kind."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        api_errors = [e for e in exc.exceptions if isinstance(e, ApiError)]
-        exc = api_errors[0] if api_errors else exc.exceptions[0]
-    return exc
+    """TaskGroup wraps failures in (possibly nested) ExceptionGroups. The first API error explains
+    it best (a bug elsewhere is logged, but the user needs the server's reason), else the first
+    failure of any kind."""
+    leaves = list(_leaves(exc))
+    return next((leaf for leaf in leaves if isinstance(leaf, ApiError)), leaves[0])
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        for inner in exc.exceptions:
+            yield from _leaves(inner)
+    else:
+        yield exc
 
 
 def _reached_end(pages: Sequence[Page[Post]]) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.api.client import ApiClient
-from app.api.retry import RetryPolicy
+from app.api.retry import SYSTEM_CLOCK, RetryPolicy
 from app.models import PostUpdate
 from app.sandbox.harness import SandboxServer
 from app.store import WorkspaceCache
@@ -70,7 +70,7 @@ async def connected(
 
 
 def service_for(
-    client: ApiClient, cache: WorkspaceCache, recorder: Recorder, **options: float
+    client: ApiClient, cache: WorkspaceCache, recorder: Recorder, **options: object
 ) -> SyncService:
     return SyncService(
         client,
@@ -317,7 +317,8 @@ async def test_run_forever_recovers_after_a_rate_limit(tmp_path: Path) -> None:
             # passed, 10 requests cover the refresh plus late ones of the failed attempt.
             for _ in range(7):
                 await client.accounts.list()
-            service = service_for(client, cache, recorder)
+            # The loop sleeps for real (60 s, longer than this test): only "Retry now" wakes it.
+            service = service_for(client, cache, recorder, clock=SYSTEM_CLOCK)
             task = asyncio.create_task(service.run_forever(light_every=3600, full_every=3600))
             try:
                 await eventually(lambda: service.state.phase == "rate_limited")
