@@ -252,12 +252,11 @@ async def test_a_change_is_never_resent_after_the_connection_dropped(
 ) -> None:
     # The change may have reached the server: sending it again could apply it twice.
     client, recorder, clock = make_client(sequence(failure, json_response(200, post_json("p1"))))
+    expected = e.ConnectionFailed if raised == "lost" else e.RequestTimedOut
+    change = client.posts.unschedule if method == "PUT" else client.posts.delete
     async with client:
-        with pytest.raises(e.ConnectionFailed if raised == "lost" else e.RequestTimedOut) as caught:
-            if method == "PUT":
-                await client.posts.unschedule("p1")
-            else:
-                await client.posts.delete("p1")
+        with pytest.raises(expected) as caught:
+            await change("p1")
     assert [request.method for request in recorder.requests] == [method]
     assert clock.sleeps == []
     assert "may or may not" in caught.value.message

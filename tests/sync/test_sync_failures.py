@@ -57,7 +57,7 @@ def cache(tmp_path: Path) -> WorkspaceCache:
 
 async def until(condition: Callable[[], bool]) -> None:
     async with asyncio.timeout(10):  # a guard against hanging, not a speed requirement
-        while not condition():
+        while not condition():  # noqa: ASYNC110 - the condition is plain state, no event
             await asyncio.sleep(0)
 
 
