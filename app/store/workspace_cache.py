@@ -554,7 +554,7 @@ class WorkspaceCache:
         statuses: Iterable[str] | None = None,
     ) -> list[PostCard]:
         """`posts_between`, as the calendar cards of the posts (much cheaper to read)."""
-        sql, params = _between("card, body", start, end, account_ids, label_ids, statuses)
+        sql, params = _between("card, id", start, end, account_ids, label_ids, statuses)
         return self._cards(sql, params)
 
     def unscheduled_drafts(self) -> list[Post]:
@@ -562,7 +562,7 @@ class WorkspaceCache:
         return [decode_post(body) for body in self._read_column(_UNDATED % "body", [])]
 
     def unscheduled_cards(self) -> list[PostCard]:
-        return self._cards(_UNDATED % "card, body", [])
+        return self._cards(_UNDATED % "card, id", [])
 
     def _memo(self) -> dict[str, PostCard]:
         """The parsed-card memo (call with the read lock held), emptied when it grows too big."""
@@ -580,7 +580,9 @@ class WorkspaceCache:
             rows = self._reader.execute(sql, params).fetchall()
             memo = self._memo()
             cards: list[PostCard] = []
-            for text, body in rows:
+            # Cards only: reading every body too (the whole post, ~10x the card) made a month
+            # switch with 1,000+ posts spend most of its read time copying unused text.
+            for text, post_id in rows:
                 card = memo.get(text) if text is not None else None
                 if card is None:
                     try:
@@ -588,6 +590,9 @@ class WorkspaceCache:
                     except StaleCard:
                         # Cached by an older Postdesk (no card, or an older kind): build it from
                         # the body; the next sync stores the new card.
+                        body = self._reader.execute(
+                            "SELECT body FROM posts WHERE id = ?", (post_id,)
+                        ).fetchone()[0]
                         card = card_of(decode_post(body))
                 cards.append(card)
             return cards
