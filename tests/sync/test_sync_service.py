@@ -193,7 +193,7 @@ async def test_server_gone_means_offline_with_the_saved_copy_kept(
     with SandboxServer(tmp_path / "s.db") as server:
         add_posts(server, scheduled=30, drafts=5)
         client = ApiClient(server.base_url, server.keys.admin, retry=FAST)
-        service = service_for(client, cache, recorder, retry_base=3.0)
+        service = service_for(client, cache, recorder, retry_base=3.0, rng=lambda: 0.5)
         assert await service.full_refresh() is True
     try:
         assert await service.full_refresh() is False
@@ -203,7 +203,8 @@ async def test_server_gone_means_offline_with_the_saved_copy_kept(
 
     assert service.state.phase == "offline"
     assert service.state.retry_in is not None
-    assert service.state.retry_in > 3.0  # the second failure in a row waits longer
+    # The second failure in a row waits twice as long (jitter fixed at its middle: x1.0).
+    assert service.state.retry_in == 6.0
     assert service.state.message
     assert cache.count_posts() == 35
     # The light refresh failing too updates the retry time: a second "offline" report.
