@@ -104,6 +104,8 @@ class WorkspaceCache:
         self._closed = False
         self.checked_integrity = False
         """Whether this open ran `PRAGMA quick_check` (only after an unclean shutdown)."""
+        self.damage_seen = False
+        """A read or write met damaged pages; the next open checks and rebuilds the file."""
         # Posts changed by the user while a refresh is in flight: id -> sequence number.
         self._local_edits: dict[str, int] = {}
         self._sequence = 0
@@ -152,7 +154,8 @@ class WorkspaceCache:
 
     def _close_writer(self) -> None:
         try:
-            self._writer.execute("DELETE FROM sync_meta WHERE key = ?", (_OPEN_MARKER,))
+            if not self.damage_seen:
+                self._writer.execute("DELETE FROM sync_meta WHERE key = ?", (_OPEN_MARKER,))
         except sqlite3.Error as exc:
             log.warning("could not mark the cache %s as closed cleanly: %s", self._path, exc)
         finally:
@@ -392,8 +395,8 @@ class WorkspaceCache:
         """Ids that `merge_first_pages(posts)` would drop, so that the sync can first check
         them one by one: missing from the pages can also mean rescheduled to an earlier time."""
         rows = _encode_unique(posts)
-        with self._read_lock:
-            return self._misses(self._reader, rows, reached_end)
+        with self._reading() as db:
+            return self._misses(db, rows, reached_end)
 
     @staticmethod
     def _misses(db: sqlite3.Connection, rows: dict[str, PostRow], reached_end: bool) -> set[str]:
@@ -518,6 +521,8 @@ class WorkspaceCache:
             db.execute("COMMIT")
         except sqlite3.Error as exc:
             _rollback(db)
+            if _is_damage(exc):
+                raise self._read_failed(exc) from None
             raise CacheError(f"Cannot write to the local cache: {exc}.") from None
         except BaseException:
             _rollback(db)
@@ -576,8 +581,8 @@ class WorkspaceCache:
             self._memo().update((row.card, row.parsed_card) for row in rows)
 
     def _cards(self, sql: str, params: Sequence[str]) -> list[PostCard]:
-        with self._read_lock:
-            rows = self._reader.execute(sql, params).fetchall()
+        with self._reading() as db:
+            rows = db.execute(sql, params).fetchall()
             memo = self._memo()
             cards: list[PostCard] = []
             # Cards only: reading every body too (the whole post, ~10x the card) made a month
@@ -590,7 +595,7 @@ class WorkspaceCache:
                     except StaleCard:
                         # Cached by an older Postdesk (no card, or an older kind): build it from
                         # the body; the next sync stores the new card.
-                        body = self._reader.execute(
+                        body = db.execute(
                             "SELECT body FROM posts WHERE id = ?", (post_id,)
                         ).fetchone()[0]
                         card = card_of(decode_post(body))
@@ -602,8 +607,8 @@ class WorkspaceCache:
         return decode_post(bodies[0]) if bodies else None
 
     def count_posts(self) -> int:
-        with self._read_lock:
-            return int(self._reader.execute("SELECT count(*) FROM posts").fetchone()[0])
+        with self._reading() as db:
+            return int(db.execute("SELECT count(*) FROM posts").fetchone()[0])
 
     def post_ids(self) -> set[str]:
         return set(self._read_column("SELECT id FROM posts", []))
@@ -637,8 +642,29 @@ class WorkspaceCache:
         return utc_from_text(values[0]) if values else None
 
     def _read_column(self, sql: str, params: Sequence[str]) -> list[str]:
+        with self._reading() as db:
+            return [row[0] for row in db.execute(sql, params)]
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The read connection, under its lock; SQLite failures become a `CacheError`."""
         with self._read_lock:
-            return [row[0] for row in self._reader.execute(sql, params)]
+            try:
+                yield self._reader
+            except sqlite3.DatabaseError as exc:
+                raise self._read_failed(exc) from None
+
+    def _read_failed(self, exc: sqlite3.DatabaseError) -> CacheError:
+        if not _is_damage(exc):
+            return CacheError(f"Cannot read the local cache {self._path}: {exc}.")
+        # Found only now because the file was closed cleanly (no check at open): leave the
+        # open marker at close, so the next start checks the file and rebuilds it.
+        self.damage_seen = True
+        log.warning("cache %s is damaged: %s", self._path, exc)
+        return CacheError(
+            "The local copy of this workspace is damaged. Restart Postdesk: it will set the "
+            "file aside and download everything again; nothing on the server is affected."
+        )
 
 
 class _Damaged(sqlite3.DatabaseError):

@@ -139,3 +139,35 @@ def test_damage_found_after_an_unclean_shutdown_sets_the_file_aside(tmp_path: Pa
         assert reopened.checked_integrity is True
         assert reopened.reset is not None
         assert reopened.count_posts() == 0
+
+
+def test_damage_met_after_a_clean_start_is_said_in_words_and_rebuilt_next_time(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "c.sqlite3"
+    with WorkspaceCache(path) as cache:
+        cache.replace_all_posts(
+            [
+                make_post(f"p{i}", content="x" * 500, scheduled_at="2030-01-01 10:00:00")
+                for i in range(200)
+            ]
+        )
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+        last_page = db.execute("PRAGMA page_count").fetchone()[0]
+    data = bytearray(path.read_bytes())
+    start = (last_page - 3) * page_size
+    data[start : start + 64] = b"\xff" * 64
+    path.write_bytes(bytes(data))
+
+    with WorkspaceCache(path) as opened:
+        assert opened.checked_integrity is False  # closed cleanly: not read at open
+        with pytest.raises(CacheError, match="damaged. Restart Postdesk") as caught:
+            opened.posts_between(datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
+        assert "sqlite" not in str(caught.value).lower()
+        assert opened.damage_seen
+    with WorkspaceCache(path) as next_start:
+        assert next_start.checked_integrity is True
+        assert next_start.reset is not None
+        assert next_start.count_posts() == 0
