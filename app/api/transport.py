@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 
 from app.api import errors as e
+from app.api import routes
 from app.api.rate_gate import RateGate
 from app.api.retry import SYSTEM_CLOCK, Clock, RetryHook, RetryPolicy, parse_retry_after
 from app.api.routes import REDUCED_ROUTE_SET
@@ -181,7 +182,7 @@ class Transport:
                 delay = retry_after
             else:
                 delay = self.retry.backoff(attempt, *self._rng_args())
-            if response.status_code == 429:
+            if response.status_code == 429 and _throttles_the_workspace(path, error):
                 # Before deciding whether to retry: callers that handle 429 themselves (the
                 # paginator) must not let other requests of the workspace out early either.
                 self.rate_gate.hold(delay)
@@ -360,6 +361,15 @@ def _html_title(response: httpx.Response) -> str | None:
         return None
     title = " ".join(match.group(1).decode("utf-8", errors="replace").split())
     return title[:80] or None
+
+
+def _throttles_the_workspace(path: str, error: e.ApiError) -> bool:
+    """Every 429 holds the whole workspace back, except the audio search's own lookup budget
+    (spec §8: 30 lookups a minute, answered with a plain `{message}`, no `rate_limit_exceeded`
+    name): the audio client waits that out itself, and it must not stop the sync."""
+    if not routes.is_audio_lookup(path):
+        return True
+    return isinstance(error, e.RateLimited) and error.name == "rate_limit_exceeded"
 
 
 def _redirect_hint(base: httpx.URL, target: httpx.URL | None) -> str:

@@ -177,3 +177,29 @@ async def test_the_paginator_and_the_gate_wait_together_once() -> None:
         posts = await client.posts.fetch_all(concurrency=1)
     assert len(posts) == 45
     assert sum(clock.sleeps) == 5.0
+
+
+@pytest.mark.asyncio
+async def test_the_audio_lookup_budget_does_not_hold_back_the_workspace() -> None:
+    # Spec §8: the audio search has a budget of its own, refused with a plain {message}.
+    budget_spent = json_response(
+        429, {"message": "Too many audio lookups. Try again in 40 seconds."}, {"Retry-After": "40"}
+    )
+    client, _, clock = make_client(lambda _: budget_spent)
+    async with client:
+        with pytest.raises(e.RateLimited):
+            await client.audio.search("acc1", "coffee")
+        assert client.rate_gate.wait_remaining() == 0.0
+    assert clock.sleeps == []
+
+
+@pytest.mark.asyncio
+async def test_the_general_throttle_on_the_audio_route_holds_everything() -> None:
+    throttled = json_response(
+        429, {"name": "rate_limit_exceeded", "message": "Too Many Attempts."}, {"Retry-After": "9"}
+    )
+    client, _, _ = make_client(lambda _: throttled)
+    async with client:
+        with pytest.raises(e.RateLimited):
+            await client.audio.search("acc1", "coffee")
+        assert client.rate_gate.wait_remaining() == 9.0
