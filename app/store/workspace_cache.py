@@ -654,7 +654,7 @@ class WorkspaceCache:
             except sqlite3.DatabaseError as exc:
                 raise self._read_failed(exc) from None
 
-    def _read_failed(self, exc: sqlite3.DatabaseError) -> CacheError:
+    def _read_failed(self, exc: sqlite3.Error) -> CacheError:
         if not _is_damage(exc):
             return CacheError(f"Cannot read the local cache {self._path}: {exc}.")
         # Found only now because the file was closed cleanly (no check at open): leave the
