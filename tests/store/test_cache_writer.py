@@ -171,3 +171,38 @@ def test_damage_met_after_a_clean_start_is_said_in_words_and_rebuilt_next_time(
         assert next_start.checked_integrity is True
         assert next_start.reset is not None
         assert next_start.count_posts() == 0
+
+
+def test_the_month_query_reads_only_the_card_index(cache: WorkspaceCache) -> None:
+    # Read from the table, each card sits behind its post's large body (overflow pages).
+    from app.store.workspace_cache import _between
+
+    start, end = datetime(2030, 1, 1, tzinfo=UTC), datetime(2030, 2, 1, tzinfo=UTC)
+    sql, params = _between("card, id", start, end, None, None, None)
+    with sqlite3.connect(cache.path) as db:
+        plan = " ".join(row[3] for row in db.execute(f"EXPLAIN QUERY PLAN {sql}", params))
+    assert "COVERING INDEX posts_calendar_cards" in plan
+    assert "TEMP B-TREE" not in plan  # already in calendar order
+
+
+def test_a_version_2_file_gains_the_card_index_and_keeps_its_posts(tmp_path: Path) -> None:
+    from app.store.schema import MIGRATIONS, _statements
+
+    path = tmp_path / "c.sqlite3"
+    with WorkspaceCache(path) as cache:
+        cache.upsert_post(make_post("p1", scheduled_at="2030-01-05 10:00:00"))
+    with sqlite3.connect(path, isolation_level=None) as db:  # back to version 2, as shipped
+        db.execute("DROP INDEX posts_calendar_cards")
+        for statement in _statements(MIGRATIONS[0]):
+            if "posts_by_calendar_time" in statement:
+                db.execute(statement)
+        db.execute("PRAGMA user_version = 2")
+    with WorkspaceCache(path) as reopened:
+        cards = reopened.cards_between(
+            datetime(2030, 1, 1, tzinfo=UTC), datetime(2030, 2, 1, tzinfo=UTC)
+        )
+        assert [card.id for card in cards] == ["p1"]
+    with sqlite3.connect(path) as db:
+        names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert "posts_calendar_cards" in names
+    assert "posts_by_calendar_time" not in names
