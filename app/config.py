@@ -260,6 +260,7 @@ class ProfileStore:
 
     def __init__(self, paths: Paths | None = None) -> None:
         self._paths = paths or Paths()
+        self._chosen_this_run: str | None = None
 
     @property
     def path(self) -> Path:
@@ -338,18 +339,39 @@ class ProfileStore:
 
     @property
     def active_id(self) -> str | None:
-        return self._read().active_id
+        """The workspace to open at start; None when there is none or the file is damaged
+        (`load()` and `notice()` report the damage)."""
+        try:
+            current = self._read()
+        except ProfilesDamaged:
+            return None
+        if current.too_new is not None and self._chosen_this_run is not None:
+            return self._chosen_this_run
+        return current.active_id
 
     @active_id.setter
     def active_id(self, profile_id: str | None) -> None:
-        current = self._read_for_change()
+        """Remembered in the file; with a file from a newer Postdesk, for this run only
+        (switching workspaces must keep working, and the file must not change)."""
+        current = self._read_or_damaged()
         if profile_id is not None and not any(p.id == profile_id for p in current.profiles):
             raise KeyError(profile_id)
+        if current.too_new is not None:
+            self._chosen_this_run = profile_id
+            return
         self._write(_ProfilesFile(current.profiles, profile_id))
 
     def active(self) -> Profile | None:
-        current = self._read()
-        return next((p for p in current.profiles if p.id == current.active_id), None)
+        active = self.active_id
+        return next((p for p in self._read_or_damaged().profiles if p.id == active), None)
+
+    def _read_or_damaged(self) -> _ProfilesFile:
+        """The file's content, a damaged file reading as empty (for lookups that have no way to
+        report the damage; `load()` and `notice()` do)."""
+        try:
+            return self._read()
+        except ProfilesDamaged:
+            return _ProfilesFile([], None)
 
     def _read_for_change(self) -> _ProfilesFile:
         """The current list before a change: a damaged file is kept as a copy first (the change

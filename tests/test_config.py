@@ -229,6 +229,8 @@ def test_a_damaged_file_is_reported_and_never_moved_by_reading(
         assert str(store.path) in str(caught.value)
         assert "left as it is" in str(caught.value)
         assert isinstance(store.notice(), ProfilesDamaged)
+        assert store.active_id is None  # the start-up path asks this too: no exception
+        assert store.active() is None
         assert folder_listing(store) == ["profiles.json"]
         assert store.path.read_bytes() == before
 
@@ -280,8 +282,12 @@ def test_a_newer_file_is_used_read_only_and_never_rewritten() -> None:
     for change in changes:
         with pytest.raises(ProfilesReadOnly, match="newer Postdesk"):
             change()
-    with pytest.raises(ProfilesReadOnly):
-        store.active_id = "p1"
+    store.active_id = "p1"  # switching workspaces works, for this run only
+    assert store.active_id == "p1"
+    assert store.active() == store.load()[0]
+    assert ProfileStore().active_id == "p2"  # the next run reads the file as it was
+    with pytest.raises(KeyError):
+        store.active_id = "p3"
     assert store.path.read_bytes() == before
     assert folder_listing(store) == ["profiles.json"]
 
