@@ -152,6 +152,10 @@ class WorkspaceCache:
             with self._read_lock:
                 self._reader.close()
 
+    async def aclose(self) -> None:
+        """`close` from the event loop: queued writes finish without freezing the window."""
+        await asyncio.to_thread(self.close)
+
     def _close_writer(self) -> None:
         try:
             if not self.damage_seen:

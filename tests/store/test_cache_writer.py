@@ -206,3 +206,23 @@ def test_a_version_2_file_gains_the_card_index_and_keeps_its_posts(tmp_path: Pat
         names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     assert "posts_calendar_cards" in names
     assert "posts_by_calendar_time" not in names
+
+
+@pytest.mark.asyncio
+async def test_aclose_lets_queued_writes_finish_without_blocking_the_loop(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite3"
+    cache = WorkspaceCache(path)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    write = asyncio.ensure_future(cache.upsert_post_async(make_post("p1")))
+    closing = asyncio.ensure_future(cache.aclose())
+    for _ in range(3):
+        await asyncio.sleep(0.01)
+    assert not closing.done()
+    blocker.execute("COMMIT")
+    blocker.close()
+    await closing
+    assert await write is True
+    with WorkspaceCache(path) as reopened:
+        assert reopened.post_ids() == {"p1"}
+        assert reopened.checked_integrity is False  # closed cleanly
