@@ -33,7 +33,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.api.client import ApiClient
-from app.gc_policy import settle_after_start
+from app.runtime.gc_policy import settle_after_start
 from app.sandbox.seed import DEMO_API_KEY
 from app.store import WorkspaceCache
 from app.sync import SyncService
