@@ -1,0 +1,111 @@
+"""The shell's own commands as ActionSpecs, and the calendar's QActions read as ActionSpecs
+while its page does not offer `action_specs()` yet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QWidget
+
+from ui.action_spec import ActionSpec
+from ui.sections import SECTIONS
+
+
+class ShellCommands(Protocol):
+    def show_section(self, name: str) -> None: ...
+    def new_post(self) -> None: ...
+    def quit(self) -> None: ...
+    def refresh(self) -> None: ...
+    def open_palette(self) -> None: ...
+    def show_shortcuts(self) -> None: ...
+    def show_about(self) -> None: ...
+    def connect_workspace(self) -> None: ...
+    def replace_key(self) -> None: ...
+    def remove_workspace(self) -> None: ...
+    def reset_demo(self) -> None: ...
+    def has_session(self) -> bool: ...
+    def has_saved_workspace(self) -> bool: ...
+
+
+def shell_specs(commands: ShellCommands) -> list[ActionSpec]:
+    specs = [
+        ActionSpec("file.new_post", "New post", commands.new_post, "Ctrl+N", "File",
+                   help="Open Compose"),
+        ActionSpec("file.quit", "Quit", commands.quit, "Ctrl+Q", "File",
+                   help="Close Postdesk (the demo server stops too)"),
+        ActionSpec("view.refresh", "Refresh now", commands.refresh, "F5", "View",
+                   enabled=commands.has_session, help="Sync the workspace now"),
+        ActionSpec("view.palette", "Command palette…", commands.open_palette, "Ctrl+K", "View",
+                   help="Find any action, section, account or post by typing"),
+    ]  # fmt: skip
+    for index, name in enumerate(SECTIONS):
+        specs.append(
+            ActionSpec(
+                f"go.{name}",
+                name.capitalize(),
+                lambda n=name: commands.show_section(n),  # type: ignore[misc]
+                f"Ctrl+{index + 1}",
+                "Go",
+                help=f"Show {name.capitalize()}",
+            )
+        )
+    specs += [
+        ActionSpec("workspace.connect", "Connect a workspace…", commands.connect_workspace,
+                   menu="Workspace", help="Add a workspace with its API key"),
+        ActionSpec("workspace.replace_key", "Replace API key…", commands.replace_key,
+                   menu="Workspace", enabled=commands.has_saved_workspace,
+                   help="Enter a new key for this workspace"),
+        ActionSpec("workspace.remove", "Remove this workspace…", commands.remove_workspace,
+                   menu="Workspace", enabled=commands.has_saved_workspace,
+                   help="Forget its key and local cache (nothing changes on the server)"),
+        ActionSpec("workspace.reset_demo", "Reset demo data…", commands.reset_demo,
+                   menu="Workspace", help="Start the demo workspace afresh"),
+        ActionSpec("help.shortcuts", "Keyboard shortcuts", commands.show_shortcuts, "F1",
+                   "Help", help="List every shortcut"),
+        ActionSpec("help.about", "About Postdesk", commands.show_about, menu="Help",
+                   help="Version, API address and data folder"),
+    ]  # fmt: skip
+    return specs
+
+
+def legacy_calendar_specs(page: QWidget) -> list[ActionSpec]:
+    """ActionSpecs for the calendar page's hand-built QActions (until it offers its own).
+
+    Their shortcuts move to the registry; the page's QActions keep none, so no key is bound
+    twice. A second shortcut of an action (PgUp beside Ctrl+Left) becomes a palette-less twin.
+    """
+    groups: list[tuple[str, Callable[[], list[QAction]]]] = [
+        ("View", getattr(page, "view_actions", list)),
+        ("Go", getattr(page, "navigation_actions", list)),
+        ("Post", getattr(page, "post_action_list", list)),
+    ]
+    specs: list[ActionSpec] = []
+    seen: set[str] = set()
+    for menu, actions in groups:
+        for action in actions():
+            slug = action.text().rstrip("…").strip().lower().replace(" ", "_")
+            keys = [
+                k.toString(QKeySequence.SequenceFormat.PortableText) for k in action.shortcuts()
+            ]
+            keys = [key for key in keys if key not in seen]  # Return and Enter: one of them
+            if "Return" in keys and "Enter" in keys:
+                keys.remove("Enter")
+            seen.update(keys)
+            action.setShortcuts([])
+            tip = action.toolTip() if action.toolTip() != action.text() else ""
+            specs.append(
+                ActionSpec(
+                    f"calendar.{slug}", action.text(), action.trigger, keys[0] if keys else "",
+                    menu, "calendar", action.isEnabled, tip,
+                )
+            )  # fmt: skip
+            for index, extra in enumerate(keys[1:], start=1):
+                specs.append(
+                    ActionSpec(
+                        f"calendar.{slug}.{index}", action.text(), action.trigger, extra, "",
+                        "calendar", action.isEnabled, tip,
+                    )
+                )  # fmt: skip
+    return specs
