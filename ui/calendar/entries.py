@@ -12,7 +12,7 @@ from datetime import date, datetime, tzinfo
 
 from app.enums import PostStatus, describe, known
 from app.post_card import CardLabel, PostCard
-from ui.calendar.actions import PostAction, allowed_actions
+from app.posts.lifecycle import PostAction, allowed_actions
 
 
 @dataclass(frozen=True, eq=False)
