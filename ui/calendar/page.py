@@ -571,22 +571,13 @@ class CalendarPage(QWidget):
             self.state.set_busy(post_id, False)
         if self._detail is not None:
             self._detail.hide()
-        last_sync = getattr(source, "last_sync_at", None)
-        if callable(last_sync):  # the cache knows whether it was ever filled by a sync
-            self.state.never_synced = last_sync() is None
-        else:
-            self.state.never_synced = False
         self.reload()
 
     def set_session(self, session: WorkspaceSession | None) -> None:
-        """The page's side of opening and closing a workspace: its cache becomes the source,
-        and its writes in flight show as busy posts."""
-        if session is None:
-            return
-        if self._source is not session.cache:
+        """The page's side of opening a workspace: its cache becomes the source (the shell
+        connects `session.writes.busyChanged` to `set_busy`)."""
+        if session is not None and self._source is not session.cache:
             self.set_source(session.cache)
-        session.writes.busyChanged.connect(self.set_busy)
-        session.firstSyncFinished.connect(lambda _ok: self._recheck_synced())
 
     def set_never_synced(self, never: bool) -> None:
         """Whether this workspace's calendar was never filled by a sync (the empty state says
@@ -619,6 +610,7 @@ class CalendarPage(QWidget):
         self._visible = build_entries(cards, self._tz)
         self._drafts = build_entries(drafts, self._tz)
         self._entries = {entry.id: entry for entry in [*self._drafts, *self._visible]}
+        self._read_sync_mark()
         self._populate_view()
         self._populate_tray()
         self._update_header()
@@ -783,7 +775,8 @@ class CalendarPage(QWidget):
         if post_id == self.state.selection:
             self._refresh_selection()
 
-    def _recheck_synced(self) -> None:
+    def _read_sync_mark(self) -> None:
+        """A cache knows whether a sync ever filled it; a source without that says nothing."""
         last_sync = getattr(self._source, "last_sync_at", None)
         if callable(last_sync):
             self.state.never_synced = last_sync() is None
