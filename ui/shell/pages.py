@@ -105,7 +105,8 @@ class PageWiring(QObject):
             if callable(set_session):
                 set_session(session)
         set_busy = getattr(self.calendar, "set_busy", None)
-        if session is not None and callable(set_busy):
+        plugged = callable(getattr(self.calendar, "set_session", None))
+        if session is not None and callable(set_busy) and not plugged:
             session.writes.busyChanged.connect(set_busy)
         self.registry.refresh_enabled()
 
