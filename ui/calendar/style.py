@@ -186,7 +186,7 @@ def paint_chip(
         )
         x += width + 5
     icon_size = min(14, int(line_height) - 3)
-    if icon_size >= 8 and x + icon_size + 40 < right and body.width() >= 130:
+    if icon_size >= 8 and x + icon_size + 40 < right and body.width() >= 110:
         dpr = painter.device().devicePixelRatioF() if painter.device() else 1.0
         pixmap = network_pixmap(entry.platform, icon_size, dpr)
         painter.drawPixmap(QPointF(x, center_y - icon_size / 2), pixmap)
