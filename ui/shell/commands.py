@@ -44,7 +44,7 @@ def shell_specs(commands: ShellCommands) -> list[ActionSpec]:
         specs.append(
             ActionSpec(
                 f"go.{name}",
-                name.capitalize(),
+                f"Go to {name.capitalize()}",
                 lambda n=name: commands.show_section(n),  # type: ignore[misc]
                 f"Ctrl+{index + 1}",
                 "Go",

@@ -27,16 +27,11 @@ def palette_entries(registry: ActionRegistry, pages: PageWiring) -> list[Palette
             continue  # twin bindings of one command show once
         seen.add((spec.text, spec.scope))
         detail = key_text(spec.shortcut) if spec.shortcut else spec.help
+        kind = "Section" if spec.id.removeprefix("go.") in SECTIONS else "Action"
         entries.append(
-            PaletteEntry("Action", spec.text, detail, functools.partial(registry.run, spec.id))
+            PaletteEntry(kind, spec.text, detail, functools.partial(registry.run, spec.id))
         )
     window = pages.window
-    for name in SECTIONS:
-        entries.append(
-            PaletteEntry(
-                "Section", name.capitalize(), "", functools.partial(window.show_section, name)
-            )
-        )
     cache = pages.manager.cache
     if cache is None:
         return entries
