@@ -6,7 +6,7 @@ view is followed with the mouse itself rather than a `QDrag`, and the drop targe
 the grid geometry frozen when the drag began, so whatever changes the layout meanwhile (the
 detail panel, a sync's reload, a resize) cannot move the drop. Drops from elsewhere (the
 unscheduled tray) arrive as Qt drag-and-drop events (the views forward their handlers to
-`outside_drop`) and use the live grid.
+`outside_drop`) and use the grid as it was when they entered the view.
 """
 
 from __future__ import annotations
@@ -103,6 +103,7 @@ class ChipInteraction(QObject):
         self._press: _Press | None = None
         self._drag: DragState | None = None
         self._outside: DragState | None = None
+        self._outside_grid: DropGrid | None = None  # frozen when that drag entered the view
         surface.setMouseTracking(True)
         surface.setAcceptDrops(True)
         surface.installEventFilter(self)
@@ -243,6 +244,7 @@ class ChipInteraction(QObject):
 
     # -- drops from other widgets (the views forward their drag-and-drop handlers here) -------
     def drag_left(self) -> None:
+        self._outside_grid = None
         if self._outside is not None:
             self._outside = None
             self._view.show_drag(None)
@@ -252,8 +254,11 @@ class ChipInteraction(QObject):
         kind = event.type()
         post_id = post_id_from_mime(event.mimeData())
         pos = event.position().toPoint()
-        target = self._view.drop_grid().target_at(pos, QPoint(0, 0)) if post_id else None
+        if kind == QEvent.Type.DragEnter or self._outside_grid is None:
+            self._outside_grid = self._view.drop_grid()
+        target = self._outside_grid.target_at(pos, QPoint(0, 0)) if post_id else None
         if kind == QEvent.Type.Drop:
+            self._outside_grid = None
             self._outside = None
             self._view.show_drag(None)
             if post_id is None or target is None:

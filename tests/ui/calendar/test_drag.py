@@ -179,3 +179,39 @@ def test_a_calendar_never_synced_says_so(qtbot: QtBot, tmp_path: Path, page_on: 
     synced.set_never_synced(True)  # what the shell may say for any source
     synced.set_source(synced._source)
     assert synced.empty_state.title.text() == "Nothing planned for October 2025"
+
+
+def test_pressing_a_tray_draft_opens_nothing_until_release(page_on: PageOn) -> None:
+    # A drag from the tray starts with this press: opening the details then would narrow the
+    # calendar under the pointer before the drop.
+    page, (draft,) = page_on([Planned(None, status="draft")])
+    tray = page.tray_list
+    row = tray.visualRect(tray.model().index(0, 0)).center()
+    QTest.mousePress(tray.viewport(), LEFT, NONE, row)
+    assert not page.detail_is_open()
+    assert page.selected_post_id() is None
+    QTest.mouseRelease(tray.viewport(), LEFT, NONE, row)
+    assert page.selected_post_id() == draft
+    assert page.detail_is_open()
+
+
+def test_a_tray_drop_uses_the_grid_it_entered(page_on: PageOn, qtbot: QtBot) -> None:
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
+    from ui.calendar.drag import post_mime_data
+
+    page, (draft, other) = page_on([Planned(None, status="draft"), Planned(THU_1045)])
+    view = page.month_view
+    page.select_post(other)
+    target_day = date(2025, 10, 31)
+    aim = view.cell_rect(target_day).center()
+    mime = post_mime_data(draft)
+    move, no_key = Qt.DropAction.MoveAction, Qt.KeyboardModifier.NoModifier
+    view.dragEnterEvent(QDragEnterEvent(aim, move, mime, LEFT, no_key))
+    width = view.width()
+    page.open_detail()  # the grid narrows while the draft hovers over it
+    qtbot.waitUntil(lambda: view.width() < width - 200)
+    with qtbot.waitSignal(page.rescheduleRequested) as moved:
+        view.dropEvent(QDropEvent(QPointF(aim), move, mime, LEFT, no_key))
+    assert moved.args == [draft, local_instant(target_day, time(9), BERLIN)]
