@@ -1,9 +1,14 @@
-"""The colour key of the chips: one dot and name per status."""
+"""The colour key of the chips: one dot and name per status.
+
+It never sets the page's minimum width: at the smallest window the note on unknown statuses
+moves into the tooltip.
+"""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from app.enums import PostStatus
 from ui.calendar.entries import status_text
@@ -17,6 +22,9 @@ LEGEND_STATUSES = (
     PostStatus.PARTIALLY_PUBLISHED,
     PostStatus.FAILED,
 )
+
+
+UNKNOWN_NOTE = "┆ dashed: a status this app does not know"
 
 
 class StatusLegend(QWidget):
@@ -38,10 +46,21 @@ class StatusLegend(QWidget):
             label.setObjectName("legendItem")
             layout.addWidget(label)
             self.items[status] = label
-        unknown = QLabel("┆ dashed: a status this app does not know")
-        unknown.setObjectName("muted")
-        layout.addWidget(unknown)
+        self.unknown = QLabel(UNKNOWN_NOTE)
+        self.unknown.setObjectName("muted")
+        layout.addWidget(self.unknown)
         layout.addStretch(1)
+        self.setToolTip(f"Chip colours by post status; {UNKNOWN_NOTE.removeprefix('┆ ')}.")
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        layout = self.layout()
+        spacing = layout.spacing() if layout is not None else 0
+        room = self.width() - sum(
+            label.sizeHint().width() + spacing for label in self.items.values()
+        )
+        self.unknown.setVisible(self.unknown.sizeHint().width() <= room - 4)
 
     def names(self) -> list[str]:
         return [status_text(status) for status in self.items]

@@ -21,10 +21,12 @@ from PySide6.QtWidgets import (
 
 def action_button(action: QAction, object_name: str, *, text: str | None = None) -> QToolButton:
     button = QToolButton()
+    if text is not None:
+        # A tool button retakes its action's icon text whenever the action changes (e.g. its
+        # shortcuts), so the short label lives there; menus keep showing the full text.
+        action.setIconText(text)
     button.setDefaultAction(action)
     button.setObjectName(object_name)
-    if text is not None:
-        button.setText(text)
     button.setAutoRaise(False)
     # Fixed: squeezed, a tool button elides its text to "…"; the title gives way instead.
     button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)

@@ -72,3 +72,11 @@ def test_the_registry_takes_the_keys_over(make_page: PageFactory) -> None:
     assert page.action_month.shortcut().toString() == "M"  # the page's own, until then
     page.action_specs()
     assert all(action.shortcuts() == [] for action in page.actions())
+
+
+def test_toolbar_labels_survive_the_handover(make_page: PageFactory) -> None:
+    page = make_page([])
+    page.action_specs()  # changes the QActions, which makes their buttons re-read them
+    assert page.toolbar.previous_button.text() == "‹"
+    assert page.toolbar.next_button.text() == "›"
+    assert page.action_previous.text() == "Previous"

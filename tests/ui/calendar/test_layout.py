@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QHBoxLayout, QListWidget, QToolTip, 
 from pytestqt.qtbot import QtBot
 
 from app.calendar_grid import local_instant
-from app.models import Post
+from app.models import Post, SocialAccountSummary
 from tests.ui.calendar.conftest import BERLIN, TODAY, PageFactory
 from tests.ui.calendar.factories import accounts, labels, make_post
 from ui.calendar import InMemoryCalendarSource
@@ -23,9 +23,22 @@ SIDEBAR = 180  # the shell's section list beside the page
 LONG = "Our autumn blend is here: pre-order today and the first bags ship on Monday morning"
 
 
+LONG_NAMED = SocialAccountSummary.model_validate(
+    {
+        "id": "a1b2c3d4-0009-4000-8000-000000000009",
+        "platform": "instagram-facebook",
+        "display_name": "Northwind Coffee Roasters & Bakery, Harbour Street",
+        "username": "northwind.coffee.roasters.harbour",
+        "is_active": True,
+        "status": "connected",
+    }
+)
+
+
 def bare_page(posts: list[Post]) -> CalendarPage:
-    """A page owned by its host (which the test's qtbot closes), not by qtbot itself."""
-    source = InMemoryCalendarSource(posts, accounts=accounts(), labels=labels())
+    """A page owned by its host (which the test's qtbot closes), not by qtbot itself; one of
+    its accounts has a long name (it once widened the filter row past the window)."""
+    source = InMemoryCalendarSource(posts, accounts=[*accounts(), LONG_NAMED], labels=labels())
     return CalendarPage(source, display_tz=BERLIN, today=lambda: TODAY)
 
 
