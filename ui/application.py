@@ -65,7 +65,7 @@ class Application:
         self.tasks = TaskGroup(self.messages.error)
         self.window = MainWindow(self.messages)
         self.registry = ActionRegistry(
-            self.window, self.window.current_section, self.window.built_page
+            self.window, self.window.current_section, self.window.built_page, self.show_section
         )
         self.manager = WorkspaceManager(
             self.paths,

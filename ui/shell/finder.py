@@ -1,5 +1,5 @@
-"""What the command palette can find: the actions available now, the sections, and the open
-workspace's accounts and posts (read from its local cache, so it works offline)."""
+"""What the command palette can find: every action (one of another page shows that page first),
+the sections, and the open workspace's accounts and posts (read from its local cache, so it works offline)."""
 
 from __future__ import annotations
 
@@ -22,14 +22,14 @@ POST_YEARS = 5
 def palette_entries(registry: ActionRegistry, pages: PageWiring) -> list[PaletteEntry]:
     entries: list[PaletteEntry] = []
     seen: set[tuple[str, str]] = set()
-    for spec in registry.available():
+    for spec in registry.reachable():
         if spec.id == "view.palette" or (spec.text, spec.scope) in seen:
             continue  # twin bindings of one command show once
         seen.add((spec.text, spec.scope))
         detail = key_text(spec.shortcut) if spec.shortcut else spec.help
         kind = "Section" if spec.id.removeprefix("go.") in SECTIONS else "Action"
         entries.append(
-            PaletteEntry(kind, spec.text, detail, functools.partial(registry.run, spec.id))
+            PaletteEntry(kind, spec.text, detail, functools.partial(registry.run_anywhere, spec.id))
         )
     window = pages.window
     cache = pages.manager.cache

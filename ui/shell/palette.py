@@ -20,6 +20,12 @@ from PySide6.QtWidgets import (
 
 SHOWN_AT_MOST = 60
 """More matches than fit on screen help nobody; typing narrows them."""
+TEXT_CHARS = 64
+DETAIL_CHARS = 48
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,7 @@ class CommandPalette(QDialog):
         self.query.setClearButtonEnabled(True)
         self.results = QListWidget()
         self.results.setUniformItemSizes(True)
+        self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.empty = QLabel("Nothing matches.")
         self.empty.hide()
         layout = QVBoxLayout(self)
@@ -78,9 +85,11 @@ class CommandPalette(QDialog):
         self._shown = matching(self._entries, text)[:SHOWN_AT_MOST]
         self.results.clear()
         for entry in self._shown:
-            label = f"{entry.kind}: {entry.text}"
-            item = QListWidgetItem(f"{label}    {entry.detail}" if entry.detail else label)
-            item.setToolTip(entry.detail)
+            label = _shorten(f"{entry.kind}: {entry.text}", TEXT_CHARS)
+            if entry.detail:
+                label = f"{label}    {_shorten(entry.detail, DETAIL_CHARS)}"
+            item = QListWidgetItem(label)
+            item.setToolTip(f"{entry.text}\n{entry.detail}".strip())
             self.results.addItem(item)
         self.empty.setVisible(not self._shown)
         if self._shown:

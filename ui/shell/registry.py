@@ -35,11 +35,13 @@ class ActionRegistry(QObject):
         window: QWidget,
         current_section: Callable[[], str],
         page_widget: Callable[[str], QWidget | None] = lambda _section: None,
+        show_section: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__(window)
         self._window = window
         self._current_section = current_section
         self._page_widget = page_widget
+        self._show_section = show_section
         self._specs: dict[str, ActionSpec] = {}
         self._actions: dict[str, QAction] = {}
         self._menus: dict[str, QMenu] = {}
@@ -111,6 +113,22 @@ class ActionRegistry(QObject):
             return False
         self._specs[action_id].callback()
         return True
+
+    def reachable(self) -> list[ActionSpec]:
+        """What the palette offers: the actions available here, and those of other pages
+        (running one shows its page first)."""
+        if self._show_section is None:
+            return self.available()
+        return [spec for spec in self._specs.values() if _enabled(spec)]
+
+    def run_anywhere(self, action_id: str) -> bool:
+        """Show the action's page if needed, then run it."""
+        spec = self._specs[action_id]
+        if spec.scope != WINDOW and spec.scope != self._current_section():
+            if self._show_section is None:
+                return False
+            self._show_section(spec.scope)
+        return self.run(action_id)
 
     # -- state ---
     def section_changed(self, section: str) -> None:

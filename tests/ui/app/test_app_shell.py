@@ -68,6 +68,15 @@ def test_the_palette_finds_an_action_and_a_post(
         assert not palette.isVisible()
         assert app.calendar.current_view() == "week"
 
+        app.window.show_section("webhooks")  # another page's action shows its page first
+        app.open_palette()
+        palette = app.palette
+        assert palette is not None
+        QTest.keyClicks(palette.query, "month view")
+        QTest.keyClick(palette.query, Qt.Key.Key_Return)
+        assert app.window.current_section() == "calendar"
+        assert app.calendar.current_view() == "month"
+
         assert app.cache is not None
         start, end = app.calendar.visible_range()
         card = next(c for c in app.cache.cards_between(start, end) if len(c.summary) > 12)
