@@ -1,5 +1,6 @@
 """What the command palette can find: every action (one of another page shows that page first),
-the sections, and the open workspace's accounts and posts (read from its local cache, so it works offline)."""
+the sections, and the open workspace's accounts and posts (read from its local cache, so it
+works offline)."""
 
 from __future__ import annotations
 
