@@ -96,3 +96,26 @@ def test_the_connect_dialog_never_says_profile(qapp: QApplication, runner: LoopR
         assert await asyncio.wait_for(task, 10) == 0
 
     runner.run(scenario())
+
+
+def test_a_damaged_workspace_list_is_reported_in_the_window_and_nothing_crashes(
+    qapp: QApplication, runner: LoopRunner
+) -> None:
+    from app.config import ProfileStore
+
+    path = ProfileStore().path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{ this is not json", encoding="utf-8")
+
+    async def scenario() -> None:
+        app = Application(qapp, options())
+        task = asyncio.ensure_future(app.run())
+        await until(lambda: app.welcome_dialog is not None and app.welcome_dialog.isVisible())
+        assert "damaged" in app.window.banner.text()
+        assert app.window.banner.current is not None
+        assert app.window.banner.current.level.value == "error"
+        app.welcome_dialog.reject()  # type: ignore[union-attr]
+        app.window.close()
+        assert await asyncio.wait_for(task, 10) == 0
+
+    runner.run(scenario())
