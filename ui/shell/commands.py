@@ -1,13 +1,8 @@
-"""The shell's own commands as ActionSpecs, and the calendar's QActions read as ActionSpecs
-while its page does not offer `action_specs()` yet."""
+"""The shell's own commands as ActionSpecs (File, View, Go, Workspace, Help)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
-
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QWidget
 
 from ui.action_spec import ActionSpec
 from ui.sections import SECTIONS
@@ -67,45 +62,4 @@ def shell_specs(commands: ShellCommands) -> list[ActionSpec]:
         ActionSpec("help.about", "About Postdesk", commands.show_about, menu="Help",
                    help="Version, API address and data folder"),
     ]  # fmt: skip
-    return specs
-
-
-def legacy_calendar_specs(page: QWidget) -> list[ActionSpec]:
-    """ActionSpecs for the calendar page's hand-built QActions (until it offers its own).
-
-    Their shortcuts move to the registry; the page's QActions keep none, so no key is bound
-    twice. A second shortcut of an action (PgUp beside Ctrl+Left) becomes a palette-less twin.
-    """
-    groups: list[tuple[str, Callable[[], list[QAction]]]] = [
-        ("View", getattr(page, "view_actions", list)),
-        ("Go", getattr(page, "navigation_actions", list)),
-        ("Post", getattr(page, "post_action_list", list)),
-    ]
-    specs: list[ActionSpec] = []
-    seen: set[str] = set()
-    for menu, actions in groups:
-        for action in actions():
-            slug = action.text().rstrip("…").strip().lower().replace(" ", "_")
-            keys = [
-                k.toString(QKeySequence.SequenceFormat.PortableText) for k in action.shortcuts()
-            ]
-            keys = [key for key in keys if key not in seen]  # Return and Enter: one of them
-            if "Return" in keys and "Enter" in keys:
-                keys.remove("Enter")
-            seen.update(keys)
-            action.setShortcuts([])
-            tip = action.toolTip() if action.toolTip() != action.text() else ""
-            specs.append(
-                ActionSpec(
-                    f"calendar.{slug}", action.text(), action.trigger, keys[0] if keys else "",
-                    menu, "calendar", action.isEnabled, tip,
-                )
-            )  # fmt: skip
-            for index, extra in enumerate(keys[1:], start=1):
-                specs.append(
-                    ActionSpec(
-                        f"calendar.{slug}.{index}", action.text(), action.trigger, extra, "",
-                        "calendar", action.isEnabled, tip,
-                    )
-                )  # fmt: skip
     return specs

@@ -13,18 +13,15 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QWidget
 
 from ui.action_spec import ActionSpec
-from ui.shell.commands import legacy_calendar_specs
 
 WINDOW = "window"
 
 
-def page_specs(page: QWidget, scope: str) -> list[ActionSpec]:
-    """What a page offers: its `action_specs()`, or (calendar only) its legacy QActions."""
+def page_specs(page: QWidget) -> list[ActionSpec]:
+    """What a page offers: its `action_specs()`, or nothing."""
     offer = getattr(page, "action_specs", None)
-    if callable(offer):
-        specs: list[ActionSpec] = offer()
-        return specs
-    return legacy_calendar_specs(page) if scope == "calendar" else []
+    specs: list[ActionSpec] = offer() if callable(offer) else []
+    return specs
 
 
 def key_text(shortcut: str) -> str:
@@ -73,7 +70,7 @@ def app_specs() -> list[ActionSpec]:
     specs = shell_specs(_Inert())  # type: ignore[arg-type]
     page = CalendarPage(InMemoryCalendarSource([]))
     try:
-        return specs + page_specs(page, "calendar")
+        return specs + page_specs(page)
     finally:
         page.deleteLater()
 

@@ -57,14 +57,14 @@ class PageWiring(QObject):
         manager.dataChanged.connect(self.paint_from_cache)
 
     def register_calendar_actions(self) -> None:
-        self.registry.add_all(page_specs(self.calendar, "calendar"))
+        self.registry.add_all(page_specs(self.calendar))
 
     def _built(
         self, build: Callable[[QWidget], QWidget], section: str
     ) -> Callable[[QWidget], QWidget]:
         def build_and_plug(parent: QWidget) -> QWidget:
             page = build(parent)
-            self.registry.add_all(page_specs(page, section))
+            self.registry.add_all(page_specs(page))
             set_session = getattr(page, "set_session", None)
             if callable(set_session):
                 set_session(self.manager.session)
