@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         for label in (self.workspace_label, self.connection_label, self.sync_label):
             self.statusBar().addPermanentWidget(label)
         self._last_state: SyncState | None = None
+        self._last_sync_at: datetime | None = None
         # "N min ago" ages even when nothing syncs.
         self.status_clock = QTimer(self)
         self.status_clock.setInterval(CLOCK_TICK_MS)
@@ -162,7 +163,14 @@ class MainWindow(QMainWindow):
 
     def show_sync_state(self, state: SyncState | None) -> None:
         self._last_state = state
+        if state is not None:
+            self._last_sync_at = state.last_sync_at
         self.connection_label.setText(connection_text(state))
+        self.refresh_sync_label()
+
+    def show_saved_sync(self, when: datetime | None) -> None:
+        """When the opened workspace's saved data was last synced (before any sync this run)."""
+        self._last_sync_at = when
         self.refresh_sync_label()
 
     def show_connection_text(self, text: str) -> None:
@@ -170,8 +178,7 @@ class MainWindow(QMainWindow):
         self.connection_label.setText(text)
 
     def refresh_sync_label(self) -> None:
-        state = self._last_state
-        self.sync_label.setText(last_sync_text(state.last_sync_at if state else None, self.clock()))
+        self.sync_label.setText(last_sync_text(self._last_sync_at, self.clock()))
 
     # -- messages ---
     def _show_message(self, message: Message) -> None:

@@ -95,6 +95,7 @@ class PageWiring(QObject):
         if profile is not None:
             self.window.set_workspace_name(profile.name)
         self.window.show_sync_state(None)
+        self.window.show_saved_sync(cache.last_sync_at())
         self.calendar.set_source(cache)  # paints the cached calendar at once
         self._show_accounts()
 

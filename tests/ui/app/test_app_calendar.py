@@ -104,6 +104,7 @@ def test_reschedule_from_the_calendar_reaches_the_server_and_undo_restores_it(
         task = await started(app)
         app.calendar.rescheduleRequested.emit(post_id, new_when)
         await until(lambda: server_time() == new_when.strftime("%Y-%m-%d %H:%M:%S"))
+        await writes_done(app)  # the server saved it; our copy follows when the answer lands
         assert app.cache is not None
         cached = app.cache.post(post_id)
         assert cached is not None

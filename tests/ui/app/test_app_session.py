@@ -241,3 +241,25 @@ def test_an_offline_banner_goes_away_when_the_connection_is_back(
         await relay.down()
 
     runner.run(scenario())
+
+
+def test_edit_opens_compose_and_says_what_to_do_until_the_composer_exists(
+    qapp: QApplication,
+    runner: LoopRunner,
+    demo_sandbox: SandboxServer,
+    api_key: str,  # noqa: F811
+) -> None:
+    post_id = str(future_scheduled_post(demo_sandbox)["id"])
+
+    async def scenario() -> None:
+        app = Application(qapp, options(demo_sandbox.base_url))
+        task = await started(app)
+        app.calendar.editRequested.emit(post_id)
+        assert app.window.current_section() == "compose"
+        compose = app.window.page("compose")
+        if not callable(getattr(compose, "edit_post", None)):
+            assert "composer" in app.window.banner.text()
+        app.window.close()
+        assert await asyncio.wait_for(task, 10) == 0
+
+    runner.run(scenario())

@@ -114,3 +114,12 @@ def test_the_status_bar_never_claims_saved_data_that_does_not_exist() -> None:
     assert "nothing saved" in connection_text(never)
     offline = SyncState("offline", "No connection.", last_sync_at=datetime.now(UTC))
     assert connection_text(offline) == "Offline — showing saved data"
+
+
+def test_the_saved_sync_time_shows_before_any_sync_of_this_run(qtbot: QtBot) -> None:
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    main = window(qtbot, MessageBridge(), clock=lambda: now)
+    main.show_sync_state(None)
+    main.show_saved_sync(now - timedelta(minutes=5))
+    assert main.sync_label.text() == "Synced 5 min ago"
+    assert main.connection_label.text() == "Connecting…"
