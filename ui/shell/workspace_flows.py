@@ -144,6 +144,8 @@ class WorkspaceFlows:
         if existing is not None:
             prefill = WorkspaceForm(existing.name, existing.base_url, "", existing.server_timezone)
         dialog = ConnectWorkspaceDialog(self._verify, self.window, prefill=prefill)
+        if existing is not None:
+            dialog.setWindowTitle(f"API key for {existing.name}")
         if session_only:
             dialog.set_intro(
                 "No system keyring is available, so the key cannot be stored. Enter it to use "
