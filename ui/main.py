@@ -33,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
             return runner.run(run())
+    except KeyboardInterrupt:  # Ctrl+C before the window's handler was installed
+        return 130
     except StartupError as error:
         report_failure(str(error))
         return 2
