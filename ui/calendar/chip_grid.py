@@ -207,6 +207,13 @@ class ChipInteraction(QObject):
             Qt.CursorShape.PointingHandCursor if over else Qt.CursorShape.ArrowCursor
         )
 
+    def refresh_drag(self) -> None:
+        """Aim again at the pointer's last position (the view scrolled under it)."""
+        if self._drag is not None and self._press is not None:
+            target = self._press.grid.target_at(self._drag.pos, self._press.grab)
+            self._drag = replace(self._drag, target=target)
+            self._view.show_drag(self._drag)
+
     def _released(self, pos: QPoint) -> None:
         press, drag = self._press, self._drag
         self._press = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QDragEnterEvent,
@@ -47,6 +47,9 @@ from ui.calendar.style import (
 
 DEFAULT_SCROLL_MINUTES = 8 * 60
 SNAP_STEP = 15
+EDGE = 28
+"""A drag this close to the top or bottom of the hours scrolls them."""
+AUTOSCROLL_MS = 40
 
 
 @dataclass
@@ -90,6 +93,10 @@ class WeekView(QAbstractScrollArea):
         self._drop_slot: DropTarget | None = None
         self._zone_label = ""
         self._now: tuple[date, int] | None = None
+        self._autoscroll = QTimer(self)
+        self._autoscroll.setInterval(AUTOSCROLL_MS)
+        self._autoscroll.timeout.connect(self._scroll_while_dragging)
+        self._autoscroll_step = 0
         self.interaction = ChipInteraction(self, self.viewport(), self)
         self.interaction.postClicked.connect(self.postClicked)
         self.interaction.postActivated.connect(self.postActivated)
@@ -461,7 +468,32 @@ class WeekView(QAbstractScrollArea):
         self._drag = drag
         self._dragging = drag.post_id if drag is not None and drag.entry is not None else None
         self._drop_slot = drag.target if drag is not None else None
+        self._autoscroll_step = self._edge_step(drag)
+        if self._autoscroll_step and not self._autoscroll.isActive():
+            self._autoscroll.start()
+        elif not self._autoscroll_step:
+            self._autoscroll.stop()
         self.viewport().update()
+
+    def _edge_step(self, drag: DragState | None) -> int:
+        """Pixels to scroll per tick while a drag of ours is held near an edge of the hours."""
+        if drag is None or drag.entry is None:
+            return 0
+        y = drag.pos.y()
+        if self.HEADER_HEIGHT <= y < self.HEADER_HEIGHT + EDGE:
+            return -self.HOUR_HEIGHT // 4
+        if self.viewport().height() - EDGE < y:
+            return self.HOUR_HEIGHT // 4
+        return 0
+
+    def _scroll_while_dragging(self) -> None:
+        bar = self.verticalScrollBar()
+        before = bar.value()
+        bar.setValue(before + self._autoscroll_step)
+        if bar.value() == before:
+            self._autoscroll.stop()
+            return
+        self.interaction.refresh_drag()
 
     def dragged_post_id(self) -> str | None:
         return self._dragging

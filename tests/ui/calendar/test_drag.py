@@ -215,3 +215,29 @@ def test_a_tray_drop_uses_the_grid_it_entered(page_on: PageOn, qtbot: QtBot) -> 
     with qtbot.waitSignal(page.rescheduleRequested) as moved:
         view.dropEvent(QDropEvent(QPointF(aim), move, mime, LEFT, no_key))
     assert moved.args == [draft, local_instant(target_day, time(9), BERLIN)]
+
+
+def test_a_week_drag_near_the_bottom_scrolls_to_later_hours(page_on: PageOn, qtbot: QtBot) -> None:
+    page, (post_id,) = page_on([Planned(THU_1045)])
+    page.set_view("week")
+    view = page.week_view
+    view.scroll_to_minutes(7 * 60)
+    surface = view.viewport()
+    start = view.block_rect(post_id).center()
+    _top, bottom_minutes = view.visible_minutes()
+    edge = QPoint(start.x(), surface.height() - 5)
+    with qtbot.waitSignal(page.rescheduleRequested) as moved:
+        press_and_move(surface, start, edge)
+        before = view.verticalScrollBar().value()
+        qtbot.waitUntil(lambda: view.verticalScrollBar().value() > before + 2 * view.HOUR_HEIGHT)
+        QTest.mouseMove(surface, edge - QPoint(0, 80))  # away from the edge: scrolling stops
+        stopped = view.verticalScrollBar().value()
+        qtbot.wait(150)
+        assert view.verticalScrollBar().value() == stopped
+        aimed = view.drop_slot()
+        assert aimed is not None
+        release(surface, edge - QPoint(0, 80))
+    when = moved.args[1].astimezone(BERLIN)
+    assert (when.date(), when.hour * 60 + when.minute) == (aimed.day, aimed.minutes)
+    assert aimed.minutes is not None
+    assert aimed.minutes > bottom_minutes  # a time that was below the fold when the drag began
