@@ -8,6 +8,7 @@ post: duplicate (a new post, fresh lifecycle) and delete (allowed from any statu
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
@@ -54,14 +55,18 @@ def can_change(old: str | None, new: PostStatus) -> bool:
 
 
 def allowed_actions(post: HasStatus) -> frozenset[PostAction]:
+    return _actions(post.status, post.scheduled_at is not None)
+
+
+@functools.lru_cache(maxsize=64)  # a month reload asks for hundreds of posts, of a few kinds
+def _actions(raw_status: str, dated: bool) -> frozenset[PostAction]:
     allowed = {PostAction.DUPLICATE, PostAction.DELETE}
-    status = known(PostStatus, post.status)
-    dated = post.scheduled_at is not None
-    if can_change(post.status, PostStatus.SCHEDULED) and dated:
+    status = known(PostStatus, raw_status)
+    if can_change(raw_status, PostStatus.SCHEDULED) and dated:
         allowed.add(PostAction.SCHEDULE)  # an undated draft gets its date by a drop first
-    if can_change(post.status, PostStatus.PUBLISHING):
+    if can_change(raw_status, PostStatus.PUBLISHING):
         allowed.add(PostAction.PUBLISH_NOW)
-    if can_change(post.status, PostStatus.DRAFT):
+    if can_change(raw_status, PostStatus.DRAFT):
         allowed.add(PostAction.MOVE_TO_DRAFT)
     # A new time keeps the status: only posts still waiting for their time have one to change.
     if dated and status in (PostStatus.SCHEDULED, PostStatus.DRAFT):

@@ -25,8 +25,11 @@ DROP_TARGET = "#2563eb"
 NOW_LINE = "#dc2626"
 
 
+_STATUS_QCOLORS = {status: QColor(color) for status, color in STATUS_COLORS.items()}
+
+
 def status_color(raw: str | None) -> QColor:
-    return QColor(STATUS_COLORS[known(PostStatus, raw)])
+    return QColor(_STATUS_QCOLORS[known(PostStatus, raw)])  # a copy: callers may change it
 
 
 def platform_status_color(raw: str | None) -> QColor:
