@@ -19,7 +19,7 @@ from app.posts.lifecycle import PostAction, allowed_actions
 @dataclass(frozen=True, eq=False)
 class Entry:
     card: PostCard
-    local: datetime | None  # scheduled_at in the display time zone
+    local: datetime | None  # where it shows (scheduled_at, else published_at) in the display zone
     actions: frozenset[PostAction]
 
     @property
@@ -99,7 +99,8 @@ def status_text(raw: str | None) -> str:
 
 
 def build_entry(card: PostCard, tz: tzinfo) -> Entry:
-    local = card.scheduled_at.astimezone(tz) if card.scheduled_at is not None else None
+    shown_at = card.calendar_at
+    local = shown_at.astimezone(tz) if shown_at is not None else None
     return Entry(card=card, local=local, actions=allowed_actions(card))
 
 

@@ -280,11 +280,11 @@ class CalendarPage(QWidget):
             spec("view.agenda", "Agenda view", lambda: self.set_view("agenda"), "A", "View"),
             spec(
                 "tray",
-                "Unscheduled drafts",
+                "Unscheduled posts",
                 self.action_tray.trigger,
                 "",
                 "View",
-                "Show or hide the drafts without a date",
+                "Show or hide the posts without a date",
             ),
             spec("today", "Today", self.go_today, "T", "Go", "Go to today"),
             spec("previous", "Previous period", self.go_previous, "Ctrl+Left", "Go"),
@@ -396,7 +396,7 @@ class CalendarPage(QWidget):
 
         self.tray = QFrame()
         self.tray.setObjectName("trayPanel")
-        self.tray_title = QLabel("Unscheduled drafts")
+        self.tray_title = QLabel("Unscheduled")
         self.tray_title.setObjectName("trayTitle")
         self.tray_hint = QLabel("Drag a draft onto a day to give it a date.")
         self.tray_hint.setObjectName("muted")
@@ -827,7 +827,7 @@ class CalendarPage(QWidget):
         self.tray_list.setVisible(count > 0)
         self.tray_empty.setVisible(count == 0)
         self.action_tray.setText(f"Unscheduled · {count}")
-        self.tray_title.setText(f"Unscheduled drafts ({count})")
+        self.tray_title.setText(f"Unscheduled ({count})")
 
     def _update_header(self) -> None:
         anchor = self.state.anchor

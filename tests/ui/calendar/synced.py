@@ -25,6 +25,8 @@ class Planned:
     status: str = "scheduled"
     content: str = "Autumn blend: pre-orders open today, first bags ship Monday"
     platform: str = "linkedin"
+    then: str | None = None
+    """A status the post moves to afterwards, as the server would (e.g. published now)."""
 
 
 async def _sync(server: SandboxServer, cache: WorkspaceCache) -> None:
@@ -51,5 +53,7 @@ def synced_cache(folder: Path, planned: list[Planned]) -> tuple[WorkspaceCache, 
                 content=item.content,
             )
             ids.append(post_id)
+            if item.then is not None:
+                server.store.set_post_status(post_id, item.then)
         asyncio.run(_sync(server, cache))
     return cache, ids

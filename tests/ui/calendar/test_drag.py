@@ -241,3 +241,22 @@ def test_a_week_drag_near_the_bottom_scrolls_to_later_hours(page_on: PageOn, qtb
     assert (when.date(), when.hour * 60 + when.minute) == (aimed.day, aimed.minutes)
     assert aimed.minutes is not None
     assert aimed.minutes > bottom_minutes  # a time that was below the fold when the drag began
+
+
+def test_posts_published_now_show_on_the_day_they_went_out(page_on: PageOn) -> None:
+    # "Publish now" leaves no scheduled_at: the cache files such a post under its published_at,
+    # and the calendar must show it there (and a failed one in the tray), not lose it.
+    page, (published, failed) = page_on(
+        [Planned(None, "draft", then="published"), Planned(None, "draft", then="failed")]
+    )
+    post = page._source.post(published)
+    assert post is not None
+    assert post.scheduled_at is None
+    assert post.published_at is not None
+    went_out = post.published_at.astimezone(BERLIN).date()
+    page.go_to(went_out)
+    assert published in page.month_view.visible_post_ids(went_out)
+    assert page.entry(published) is not None
+    assert failed in {entry.id for entry in page._drafts}
+    page.set_view("week")
+    assert [e.id for e in page.week_view.entries_on(went_out)] == [published]
