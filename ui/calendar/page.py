@@ -20,9 +20,7 @@ from PySide6.QtCore import QMetaMethod, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCursor, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QFrame,
     QHBoxLayout,
-    QLabel,
     QMessageBox,
     QSplitter,
     QStackedWidget,
@@ -43,6 +41,8 @@ from app.enums import PostStatus
 from app.post_card import AccountChoice, CardLabel
 from app.posts.lifecycle import PostAction, action_text, is_in_future
 from ui.action_spec import ActionSpec
+from ui.calendar.commands import calendar_specs
+from ui.calendar.confirm import ask, destinations_text
 from ui.calendar.day_popup import DayPopup
 from ui.calendar.detail_panel import PostDetailPanel
 from ui.calendar.drag import DropTarget
@@ -52,7 +52,7 @@ from ui.calendar.filter_bar import FilterBar
 from ui.calendar.filters import PostFilter
 from ui.calendar.legend import StatusLegend
 from ui.calendar.month_view import MonthView
-from ui.calendar.post_list import agenda_rows, post_rows
+from ui.calendar.post_list import agenda_rows
 from ui.calendar.post_list_view import PostListView
 from ui.calendar.reschedule_dialog import RescheduleDialog
 from ui.calendar.source import CalendarSource
@@ -60,8 +60,8 @@ from ui.calendar.state import CalendarState
 from ui.calendar.style import PAGE_STYLE
 from ui.calendar.timezone import system_time_zone
 from ui.calendar.toolbar import CalendarToolbar, action_button
+from ui.calendar.tray import TrayPanel
 from ui.calendar.week_view import WeekView
-from ui.icons import network_name
 
 if TYPE_CHECKING:
     from app.models import Post
@@ -69,7 +69,6 @@ if TYPE_CHECKING:
 
 UNDATED_DROP_MINUTES = 9 * 60
 """Time of day given to an undated draft dropped on a month day (no time is implied there)."""
-SCOPE = "calendar"
 NARROW_PAGE = 1120
 """Below this width the tray makes room while the detail panel is open."""
 NOW_LINE_TICK_MS = 30_000
@@ -216,7 +215,7 @@ class CalendarPage(QWidget):
             self.open_detail,
         )
         self.action_tray = self._action(
-            "Unscheduled", None, self._toggle_tray, tip="Show or hide drafts without a date"
+            "Unscheduled", None, self._toggle_tray, tip="Show or hide the posts without a date"
         )
         self.action_tray.setCheckable(True)
         self.action_tray.setChecked(True)
@@ -256,115 +255,7 @@ class CalendarPage(QWidget):
         theirs up here, or each key would be bound twice (an ambiguous shortcut fires neither).
         """
         self._hand_keys_to_registry()
-        has = self._selected_entry
-
-        def post(kind: PostAction) -> Callable[[], bool]:
-            return lambda: self._can(kind)
-
-        def spec(
-            id_: str,
-            text: str,
-            callback: Callable[[], object],
-            shortcut: str = "",
-            menu: str = "",
-            help_: str = "",
-            enabled: Callable[[], bool] | None = None,
-        ) -> ActionSpec:
-            return ActionSpec(
-                f"calendar.{id_}", text, callback, shortcut, menu, SCOPE, enabled, help_
-            )
-
-        return [
-            spec("view.month", "Month view", lambda: self.set_view("month"), "M", "View"),
-            spec("view.week", "Week view", lambda: self.set_view("week"), "W", "View"),
-            spec("view.agenda", "Agenda view", lambda: self.set_view("agenda"), "A", "View"),
-            spec(
-                "tray",
-                "Unscheduled posts",
-                self.action_tray.trigger,
-                "",
-                "View",
-                "Show or hide the posts without a date",
-            ),
-            spec("today", "Today", self.go_today, "T", "Go", "Go to today"),
-            spec("previous", "Previous period", self.go_previous, "Ctrl+Left", "Go"),
-            spec("next", "Next period", self.go_next, "Ctrl+Right", "Go"),
-            spec("previous.page", "Previous period (Page Up)", self.go_previous, "PgUp"),
-            spec("next.page", "Next period (Page Down)", self.go_next, "PgDown"),
-            spec("jump", "Jump to date…", self.focus_jump_to_date, "Ctrl+G", "Go"),
-            spec(
-                "open",
-                "Open post details",
-                self.open_detail,
-                "Return",
-                "Post",
-                "Show the selected post's details",
-                lambda: has() is not None,
-            ),
-            spec(
-                "post.schedule",
-                "Schedule",
-                self._schedule,
-                "",
-                "Post",
-                "Schedule the selected draft at its date",
-                post(PostAction.SCHEDULE),
-            ),
-            spec(
-                "post.edit",
-                "Edit post",
-                self._edit,
-                "",
-                "Post",
-                "Edit the selected post (a failed one to retry it)",
-                post(PostAction.EDIT),
-            ),
-            spec(
-                "post.reschedule",
-                "Reschedule…",
-                self._reschedule,
-                "",
-                "Post",
-                "Give the selected post a new date and time",
-                post(PostAction.RESCHEDULE),
-            ),
-            spec(
-                "post.publish_now",
-                "Publish now…",
-                self.request_publish_now,
-                "",
-                "Post",
-                "Publish the selected post at once (asks first)",
-                post(PostAction.PUBLISH_NOW),
-            ),
-            spec(
-                "post.move_to_draft",
-                "Move back to draft",
-                self._move_to_draft,
-                "",
-                "Post",
-                "Take the selected post off the schedule",
-                post(PostAction.MOVE_TO_DRAFT),
-            ),
-            spec(
-                "post.duplicate",
-                "Duplicate",
-                self._duplicate,
-                "",
-                "Post",
-                "Copy the selected post as a new draft",
-                post(PostAction.DUPLICATE),
-            ),
-            spec(
-                "delete",
-                "Delete post…",
-                self.request_delete,
-                "Delete",
-                "Post",
-                "Delete the selected post (asks first)",
-                post(PostAction.DELETE),
-            ),
-        ]
+        return calendar_specs(self)
 
     def _hand_keys_to_registry(self) -> None:
         if self._registry_keys:
@@ -394,27 +285,10 @@ class CalendarPage(QWidget):
         self.empty_state = EmptyState(self.stack)
         self.legend = StatusLegend()
 
-        self.tray = QFrame()
-        self.tray.setObjectName("trayPanel")
-        self.tray_title = QLabel("Unscheduled")
-        self.tray_title.setObjectName("trayTitle")
-        self.tray_hint = QLabel("Drag a draft onto a day to give it a date.")
-        self.tray_hint.setObjectName("muted")
-        self.tray_hint.setWordWrap(True)
-        self.tray_list = PostListView(
-            self._today, show_time=False, show_status=False, draggable=True, compact=True
-        )
-        self.tray_list.setObjectName("trayList")
-        self.tray_empty = QLabel("No drafts without a date.")
-        self.tray_empty.setObjectName("muted")
-        self.tray_empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        tray_layout = QVBoxLayout(self.tray)
-        tray_layout.setContentsMargins(12, 12, 4, 8)
-        tray_layout.setSpacing(6)
-        tray_layout.addWidget(self.tray_title)
-        tray_layout.addWidget(self.tray_hint)
-        tray_layout.addWidget(self.tray_list, 1)
-        tray_layout.addWidget(self.tray_empty, 1)
+        self.tray = TrayPanel(self._today)
+        self.tray_list = self.tray.list
+        self.tray_title = self.tray.title
+        self.tray_empty = self.tray.empty
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("calendarSplitter")
@@ -424,7 +298,6 @@ class CalendarPage(QWidget):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([210, 900])
-        self.tray.setMinimumWidth(180)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 10, 16, 8)
@@ -644,7 +517,8 @@ class CalendarPage(QWidget):
         if entry is None:
             return
         when = f"{entry.time_text} · " if entry.time_text else ""
-        self._delete_box = self._confirm(
+        self._delete_box = ask(
+            self,
             "Delete post",
             "Delete this post?",
             f"{when}{entry.account_text}\n“{entry.summary}”\n\n"
@@ -661,7 +535,8 @@ class CalendarPage(QWidget):
         if entry is None:
             return
         where = self.destinations_text(entry.id)
-        self._publish_box = self._confirm(
+        self._publish_box = ask(
+            self,
             "Publish now",
             f"Publish this post now to {where}?",
             f"“{entry.summary}”\n\nIt goes out at once instead of "
@@ -673,23 +548,8 @@ class CalendarPage(QWidget):
 
     def destinations_text(self, post_id: str) -> str:
         """Where a post goes: "LinkedIn (Maya Chen) and X (@northwind)"."""
-        post = self._source.post(post_id)
-        names: list[str] = []
-        if post is not None:
-            platforms = [p for p in post.platforms if p.enabled] or post.platforms
-            for platform in platforms:
-                account = platform.social_account
-                who = platform.display_name or (account.display_name if account else None)
-                handle = platform.display_username or (account.username if account else None)
-                label = who or (f"@{handle}" if handle else "")
-                network = network_name(platform.platform)
-                names.append(f"{network} ({label})" if label else network)
-        else:
-            entry = self._entries.get(post_id)
-            names = [network_name(n) for n in entry.card.networks] if entry is not None else []
-        if not names:
-            return "no network"
-        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        entry = self._entries.get(post_id)
+        return destinations_text(self._source.post(post_id), entry.card.networks if entry else ())
 
     def delete_confirmation(self) -> QMessageBox | None:
         return self._delete_box
@@ -822,12 +682,8 @@ class CalendarPage(QWidget):
         self._week_view.set_now(local.date(), local.hour * 60 + local.minute)
 
     def _populate_tray(self) -> None:
-        self.tray_list.set_rows(post_rows(self._drafts))
-        count = len(self._drafts)
-        self.tray_list.setVisible(count > 0)
-        self.tray_empty.setVisible(count == 0)
-        self.action_tray.setText(f"Unscheduled · {count}")
-        self.tray_title.setText(f"Unscheduled ({count})")
+        self.tray.show_entries(self._drafts)
+        self.action_tray.setText(f"Unscheduled · {len(self._drafts)}")
 
     def _update_header(self) -> None:
         anchor = self.state.anchor
@@ -902,7 +758,8 @@ class CalendarPage(QWidget):
         post_id = self.state.selection
         return self._entries.get(post_id) if post_id else None
 
-    def _can(self, kind: PostAction) -> bool:
+    def can(self, kind: PostAction) -> bool:
+        """Whether the selected post offers `kind` now (allowed by its status, not busy)."""
         entry = self._selected_entry()
         return entry is not None and kind in entry.actions and not self.state.is_busy(entry.id)
 
@@ -913,7 +770,7 @@ class CalendarPage(QWidget):
         self.tray_list.set_selected(post_id)
         entry = self._selected_entry()
         for kind, action in self.post_actions.items():
-            action.setEnabled(self._can(kind))
+            action.setEnabled(self.can(kind))
         self.action_edit.setText(action_text(PostAction.EDIT, entry.status if entry else None))
         self.action_open.setEnabled(entry is not None)
         self._show_detail(entry)
@@ -936,44 +793,7 @@ class CalendarPage(QWidget):
         self.open_detail()
 
     def _require(self, action: PostAction) -> Entry | None:
-        return self._selected_entry() if self._can(action) else None
-
-    def _confirm(
-        self,
-        title: str,
-        text: str,
-        informative: str,
-        accept_text: str,
-        on_accept: Callable[[], None],
-        on_close: Callable[[], None],
-        *,
-        destructive: bool = False,
-    ) -> QMessageBox:
-        """A window-modal question opened with `open()` (never `exec()`)."""
-        box = QMessageBox(self)
-        box.setIcon(QMessageBox.Icon.Warning if destructive else QMessageBox.Icon.Question)
-        box.setWindowTitle(title)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(text)
-        box.setInformativeText(informative)
-        role = (
-            QMessageBox.ButtonRole.DestructiveRole
-            if destructive
-            else QMessageBox.ButtonRole.AcceptRole
-        )
-        accept_button = box.addButton(accept_text, role)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-
-        def finished() -> None:
-            if box.clickedButton() is accept_button:
-                on_accept()
-            on_close()
-            box.deleteLater()
-
-        box.finished.connect(finished)
-        box.open()
-        return box
+        return self._selected_entry() if self.can(action) else None
 
     def _open_time_dialog(self, dialog: RescheduleDialog, chosen: Callable[..., None]) -> None:
         dialog.chosen.connect(chosen)
