@@ -11,8 +11,10 @@ import asyncio
 import contextlib
 import hashlib
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from app.runtime.gc_policy import settle_after_start
@@ -24,6 +26,7 @@ from ui.messages import MessageBridge
 from ui.panels.accounts import AccountsPanel
 from ui.shell.commands import shell_specs
 from ui.shell.main_window import MainWindow
+from ui.shell.notify import NotifierWiring, default_notifier
 from ui.shell.pages import PageWiring
 from ui.shell.registry import ActionRegistry
 from ui.shell.screenshot import take_screenshot
@@ -35,6 +38,7 @@ from ui.workspace_manager import DEMO_PROFILE, WorkspaceManager, is_saved_profil
 if TYPE_CHECKING:
     from ui.dialogs.connect_workspace import ConnectWorkspaceDialog
     from ui.dialogs.welcome import WelcomeDialog
+    from ui.notifications.tray import Notifier
     from ui.session import WorkspaceSession
     from ui.shell.palette import CommandPalette
 
@@ -53,7 +57,14 @@ def profile_for_base_url(base_url: str, server_timezone: str) -> Profile:
 
 
 class Application:
-    def __init__(self, qt_app: QApplication, options: Options, paths: Paths | None = None) -> None:
+    def __init__(
+        self,
+        qt_app: QApplication,
+        options: Options,
+        paths: Paths | None = None,
+        *,
+        notifier: Callable[[QObject], Notifier | None] = default_notifier,
+    ) -> None:
         self.qt_app = qt_app
         # The run coroutine decides when to stop: Qt quitting on its own would stop the loop
         # under it before the shutdown (sync tasks, demo server) is done.
@@ -78,6 +89,7 @@ class Application:
             self.window, self.manager, self.profiles, self.messages, self.tasks
         )
         self.pages = PageWiring(self.window, self.manager, self.registry, self.messages)
+        self.notifications = NotifierWiring(self.window, self.manager, self.pages, notifier)
         self.registry.add_all(shell_specs(self))
         self.pages.register_calendar_actions()
         self.registry.build_menus(self.window.menuBar())
@@ -99,6 +111,10 @@ class Application:
     @property
     def accounts_panel(self) -> AccountsPanel:
         return self.pages.accounts_panel
+
+    @property
+    def notifier(self) -> Notifier | None:
+        return self.notifications.notifier
 
     @property
     def session(self) -> WorkspaceSession | None:
@@ -137,6 +153,7 @@ class Application:
             if self.options.date is not None:  # before any workspace: no reload of real data
                 self.calendar.go_to(self.options.date)
             self.window.show()
+            self.flows.show_notice()  # a damaged or newer workspace list, said in words
             if profile is None:
                 self.flows.offer_first_run()
             else:
@@ -174,7 +191,7 @@ class Application:
             return profile, api_key
         if self.options.screenshot is not None:
             raise StartupError("--screenshot needs --demo or --base-url.")
-        saved = self.flows.saved_profiles()
+        saved = self.flows.saved_profiles(quiet=True)
         active = self.profiles.active_id if saved else None
         chosen = next((p for p in saved if p.id == active), saved[0] if saved else None)
         return chosen, None
@@ -270,6 +287,7 @@ class Application:
     # -- shutdown ---
     async def shutdown(self) -> None:
         await self.tasks.cancel_all()
+        await self.notifications.close()
         await self.manager.shutdown()
         self._lock.release()
         self.window.close()
