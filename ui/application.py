@@ -11,14 +11,16 @@ import asyncio
 import contextlib
 import hashlib
 import os
+import sys
 from collections.abc import Callable
+from types import TracebackType
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from app.runtime.gc_policy import settle_after_start
-from app.store import WorkspaceCache
+from app.store import CacheError, WorkspaceCache
 from app.workspaces.profiles import Paths, Profile, ProfileStore, normalize_base_url
 from ui.calendar import CalendarPage
 from ui.cli import Options
@@ -97,6 +99,7 @@ class Application:
         self.window.sectionChanged.connect(self.registry.section_changed)
         self.manager.syncStateChanged.connect(self.window.show_sync_state)
         self._settled = False
+        self._previous_hook: Callable[..., object] | None = None
         self._lock = InstanceLock(self.paths.data_dir)
         self.palette: CommandPalette | None = None
         self.help_dialog: QDialog | None = None
@@ -145,6 +148,7 @@ class Application:
 
     # -- run ---
     async def run(self) -> int:
+        self._guard_cache_reads()
         try:
             profile, api_key = self._initial_workspace()
             usable_folder(self.paths.data_dir, "data folder")
@@ -166,6 +170,22 @@ class Application:
             return 0
         finally:
             await self.shutdown()
+
+    def _guard_cache_reads(self) -> None:
+        """A cache read that fails inside a page's slot (the calendar paging to another month)
+        becomes a message, not a traceback on the terminal; other errors go on as before."""
+        previous = sys.excepthook
+
+        def hook(
+            kind: type[BaseException], error: BaseException, trace: TracebackType | None
+        ) -> None:
+            if isinstance(error, CacheError):
+                self.pages.cache_unreadable(error)
+            else:
+                previous(kind, error, trace)
+
+        self._previous_hook = previous
+        sys.excepthook = hook
 
     def quit(self) -> None:
         if not self._closed.done():
@@ -289,5 +309,7 @@ class Application:
         await self.tasks.cancel_all()
         await self.notifications.close()
         await self.manager.shutdown()
+        if self._previous_hook is not None:
+            sys.excepthook, self._previous_hook = self._previous_hook, None
         self._lock.release()
         self.window.close()

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QWidget
 
 from app.store import CacheError, WorkspaceCache
 from ui.calendar import CalendarPage, InMemoryCalendarSource
-from ui.messages import Level, Message, MessageBridge
+from ui.messages import Level, Message, MessageBridge, message_for_error
 from ui.panels.accounts import AccountsPanel
 from ui.panels.planned import PLANNED_TEXT, PlannedPanel
 from ui.shell.keys import page_specs
@@ -128,15 +128,7 @@ class PageWiring(QObject):
     def cache_unreadable(self, error: CacheError) -> None:
         """A read of the local cache failed: say so (once per kind of failure); the server's
         data is untouched and the next start checks the file again."""
-        self.manager.scope.post(
-            Message(
-                str(error),
-                Level.ERROR,
-                hint="Nothing on the server is affected. Restart Postdesk to check and "
-                "rebuild the saved copy.",
-                topic="cache",
-            )
-        )
+        self.manager.scope.post(message_for_error(error))
 
     # -- calendar requests ---
     def _connect_calendar(self) -> None:
