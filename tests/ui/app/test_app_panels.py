@@ -5,11 +5,12 @@ session after it starts and taken off it before it closes, their actions in the 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QPixmap
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -118,20 +119,46 @@ def test_view_and_screenshot_show_the_real_panel(
     api_key: str,  # noqa: F811
     tmp_path: Path,
     view: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     shot = tmp_path / f"{view}.png"
+    # A server slower than the sync's last repaint: the picture still waits for the panel.
+    for kind, name in ((LabelsPage, "_load"), (WebhooksPage, "_load_list")):
+        monkeypatch.setattr(kind, name, slowly(getattr(kind, name)))
 
     async def scenario() -> None:
         app = Application(qapp, options(demo_sandbox.base_url, view=view, screenshot=shot))
+        seen: list[tuple[object, ...]] = []
+        grab = app.window.grab
+
+        def grab_and_note() -> QPixmap:
+            # What the picture shows: the panel, after it has read its data (not "Loading…").
+            page = app.window.pages.currentWidget()
+            if isinstance(page, LabelsPage):
+                seen.append((type(page), page.list.count()))
+            elif isinstance(page, WebhooksPage):
+                seen.append((type(page), page.model.rowCount(), page.selected is not None))
+            else:
+                seen.append((type(page),))
+            return grab()
+
+        app.window.grab = grab_and_note  # type: ignore[method-assign,assignment]
         assert await app.run() == 0
-        page = app.window.built_page(view)
-        assert isinstance(page, PANELS[view])
-        assert not page.showing_explanation()
+        expected = {"labels": (LabelsPage, 7), "webhooks": (WebhooksPage, 5, True)}[view]
+        assert seen == [expected]
 
     runner.run(scenario())
     image = QImage(str(shot))
     assert not image.isNull()
     assert image.width() >= 1024
+
+
+def slowly(load: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    async def slow_load(*args: object, **kwargs: object) -> None:
+        await asyncio.sleep(1.0)
+        await load(*args, **kwargs)
+
+    return slow_load
 
 
 def test_switching_a_page_to_a_new_session_drops_the_old_one(
