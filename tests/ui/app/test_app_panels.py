@@ -111,7 +111,7 @@ def test_every_panel_shows_its_data_and_leaves_the_session_before_it_closes(
     runner.run(scenario())
 
 
-@pytest.mark.parametrize("view", ["labels", "webhooks"])
+@pytest.mark.parametrize("view", list(PANELS))
 def test_view_and_screenshot_show_the_real_panel(
     qapp: QApplication,
     runner: LoopRunner,
@@ -138,13 +138,22 @@ def test_view_and_screenshot_show_the_real_panel(
                 seen.append((type(page), page.list.count()))
             elif isinstance(page, WebhooksPage):
                 seen.append((type(page), page.model.rowCount(), page.selected is not None))
+            elif isinstance(page, SignaturesPage):
+                seen.append((type(page), page.list.count() > 0))
+            elif isinstance(page, RepurposesPage):
+                seen.append((type(page), page.model.rowCount() > 0))
             else:
                 seen.append((type(page),))
             return grab()
 
         app.window.grab = grab_and_note  # type: ignore[method-assign,assignment]
         assert await app.run() == 0
-        expected = {"labels": (LabelsPage, 7), "webhooks": (WebhooksPage, 5, True)}[view]
+        expected = {
+            "labels": (LabelsPage, 7),
+            "webhooks": (WebhooksPage, 5, True),
+            "signatures": (SignaturesPage, True),
+            "repurposes": (RepurposesPage, True),
+        }[view]
         assert seen == [expected]
 
     runner.run(scenario())
