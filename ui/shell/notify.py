@@ -19,6 +19,7 @@ from ui.shell.main_window import MainWindow
 from ui.workspace_manager import WorkspaceManager
 
 if TYPE_CHECKING:
+    from app.sync.state import SyncState
     from ui.notifications.tray import Notifier
     from ui.session import WorkspaceSession
     from ui.shell.pages import PageWiring
@@ -64,8 +65,30 @@ class NotifierWiring(QObject):
             self.notifier = self._make(self)
             if self.notifier is not None:
                 self.notifier.openRequested.connect(self.open_item)
-        if self.notifier is not None:
-            self.notifier.attach(session)
+        notifier = self.notifier
+        if notifier is None:
+            return
+        notifier.attach(None)
+        if session is None:
+            return
+        # The notifier's first look is its baseline: taken before the first sync, a workspace
+        # never synced here would report every old failure as news.
+        # The notifier looks when posts change; a webhook that got paused changes no post, so
+        # it also looks after every sync that succeeded.
+        def synced(state: SyncState) -> None:
+            if state.phase == "idle" and notifier.session is session:
+                notifier.check()
+
+        session.syncStateChanged.connect(synced)
+        if session.first_sync_ok is not None:
+            notifier.attach(session)
+            return
+
+        def first_sync_finished(_ok: bool) -> None:
+            if not session.closed and self.pages.manager.session is session:
+                notifier.attach(session)
+
+        session.firstSyncFinished.connect(first_sync_finished)
 
     def open_item(self, kind: str, item_id: str) -> None:
         window = self.window
