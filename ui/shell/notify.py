@@ -71,6 +71,7 @@ class NotifierWiring(QObject):
         notifier.attach(None)
         if session is None:
             return
+
         # The notifier's first look is its baseline: taken before the first sync, a workspace
         # never synced here would report every old failure as news.
         # The notifier looks when posts change; a webhook that got paused changes no post, so
