@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from PySide6.QtWidgets import QApplication
+import keyring
+from keyring.backends import fail
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.sandbox.harness import SandboxServer
 from app.store import CacheError
@@ -14,7 +16,7 @@ from app.workspaces.profiles import Profile, ProfileStore
 from tests.keyrings import MemoryKeyring
 from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.app.test_app_calendar import api_key, options, started, stopped  # noqa: F401
-from tests.ui.app.test_app_workspaces import fill
+from tests.ui.app.test_app_workspaces import connect_dialog_of, fill
 from ui.application import Application
 
 
@@ -86,3 +88,59 @@ def test_a_cache_read_that_fails_is_reported_and_nothing_escapes(
         assert await stopped(app, task) == 0
 
     runner.run(scenario())
+
+
+def test_connecting_the_same_name_and_address_again_keeps_one_workspace(
+    qapp: QApplication,
+    runner: LoopRunner,
+    demo_sandbox: SandboxServer,
+    memory_keyring: MemoryKeyring,
+) -> None:
+    async def scenario() -> None:
+        app = Application(qapp, options())
+        task = asyncio.ensure_future(app.run())
+        dialog = await connect_dialog_of(app)
+        fill(dialog, name="Acme", url=demo_sandbox.base_url, key=demo_sandbox.keys.expired)
+        await until(lambda: not dialog.error_label.isHidden() and dialog.connect_button.isEnabled())
+        fill(dialog, name="Acme", url=demo_sandbox.base_url, key=demo_sandbox.keys.admin)
+        await until(lambda: app.session is not None and app.session.first_sync_ok is True)
+        [first] = ProfileStore().load()
+
+        app.connect_workspace()  # the same workspace again, its name typed differently
+        await until(lambda: app.connect_dialog is not dialog and app.connect_dialog is not None)
+        assert app.connect_dialog is not None
+        fill(
+            app.connect_dialog, name="ACME ", url=demo_sandbox.base_url, key=demo_sandbox.keys.admin
+        )
+        await until(lambda: app.session is not None and app.session.first_sync_ok is True)
+        await until(lambda: app.connect_dialog is not None and not app.connect_dialog.isVisible())
+        assert [p.id for p in ProfileStore().load()] == [first.id]
+        assert memory_keyring.passwords == {("postdesk", first.id): demo_sandbox.keys.admin}
+        assert await stopped(app, task) == 0
+
+    runner.run(scenario())
+
+
+def test_declining_a_session_only_key_leaves_no_workspace_behind(
+    qapp: QApplication, runner: LoopRunner, demo_sandbox: SandboxServer
+) -> None:
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+
+    async def scenario() -> None:
+        app = Application(qapp, options())
+        task = asyncio.ensure_future(app.run())
+        dialog = await connect_dialog_of(app)
+        fill(dialog, name="Acme", url=demo_sandbox.base_url, key=demo_sandbox.keys.admin)
+        await until(lambda: app.keyring_box is not None and app.keyring_box.isVisible())
+        assert app.keyring_box is not None
+        app.keyring_box.button(QMessageBox.StandardButton.Cancel).click()
+        await until(lambda: ProfileStore().load() == [], what="the new workspace dropped")
+        assert app.session is None
+        app.window.close()
+        assert await task == 0
+
+    try:
+        runner.run(scenario())
+    finally:
+        keyring.set_keyring(previous)
