@@ -87,9 +87,12 @@ class Traffic:
         self.last_429_at = 0.0
         self.last_429_connection = 0
         self.early: list[Early] = []
+        self.in_flight: list[Early] = []  # arrived within the grace: judged on their way already
 
-    def arrive(self, method: str, path: str, connection: int) -> tuple[int, Early | None]:
-        """Number this request; return an Early if it came before our Retry-After passed.
+    def arrive(
+        self, method: str, path: str, connection: int
+    ) -> tuple[int, Early | None, Early | None]:
+        """Number this request; say whether it came early, or inside the in-flight grace.
 
         On the connection that got the 429 the client had read it before sending again (no
         pipelining), so no grace there; on other connections a request may have been on its way.
@@ -101,9 +104,12 @@ class Traffic:
             if now < self.limited_until and not in_flight:
                 early = Early(method, path, since, float(RETRY_AFTER))
                 self.early.append(early)
-                return 0, early
+                return 0, early, None
             self.count += 1
-            return self.count, None
+            if now < self.limited_until:
+                self.in_flight.append(Early(method, path, since, float(RETRY_AFTER)))
+                return self.count, None, self.in_flight[-1]
+            return self.count, None, None
 
     def gave_429(self, connection: int) -> None:
         now = time.monotonic()
@@ -439,6 +445,7 @@ class OddServer:
             return {
                 "requests": self.traffic.count,
                 "early": [vars(e) for e in self.traffic.early],
+                "in_flight_after_429": [vars(e) for e in self.traffic.in_flight],
                 "modes": sorted(self.modes),
             }
 
@@ -473,7 +480,7 @@ class OddServer:
             self._send(req, Answer(404, {"message": "Not found (the API lives under /api)."}))
             return
         route = path[len("/api") :] or "/"
-        number, early = self.traffic.arrive(req.command, route, id(req.connection))
+        number, early, in_flight = self.traffic.arrive(req.command, route, id(req.connection))
         if early is not None:
             self.log(
                 f"!!!!! EARLY REQUEST REFUSED: {req.command} {route} arrived "
@@ -488,7 +495,12 @@ class OddServer:
             self.log(f"#{number} {req.command} {route} -> DROPPED (connection closed, no answer)")
             req.close_connection = True
             return
-        self.log(f"#{number} {req.command} {route} -> {answer.status}")
+        note = ""
+        if in_flight is not None:
+            note = (
+                f" (arrived {in_flight.after_429_s * 1000:.0f} ms after a 429 elsewhere: in flight)"
+            )
+        self.log(f"#{number} {req.command} {route} -> {answer.status}{note}")
         self._send(req, answer, is_429=answer.status == 429)
 
     def _decide(
