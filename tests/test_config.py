@@ -13,6 +13,9 @@ from app.workspaces.profiles import (
     ConfigError,
     Paths,
     Profile,
+    ProfilesDamaged,
+    ProfilesReadOnly,
+    ProfilesTooNew,
     ProfileStore,
     normalize_base_url,
 )
@@ -184,35 +187,135 @@ def test_a_failed_write_leaves_the_previous_file_intact(monkeypatch: pytest.Monk
     assert store.load() == [acme]
 
 
+def write_file(store: ProfileStore, content: str | bytes) -> None:
+    store.path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        store.path.write_bytes(content)
+    else:
+        store.path.write_text(content, encoding="utf-8")
+
+
+def folder_listing(store: ProfileStore) -> list[str]:
+    return sorted(p.name for p in store.path.parent.iterdir())
+
+
 @pytest.mark.parametrize(
-    "content",
+    ("content", "reason"),
     [
-        "{not json",
-        '{"profiles": "nope"}',
-        '{"version": 1, "profiles": [{"id": "p1", "name": "No URL"}]}',
-        '{"version": 1, "profiles": [{"id": "p1", "name": "A", "base_url": "x", '
-        '"server_timezone": "Nowhere/City"}]}',
-        '{"version": 99, "profiles": []}',
+        ("{not json", "not valid JSON"),
+        ('{"profiles": "nope"}', "no list of workspaces"),
+        ('{"version": 1, "profiles": [{"id": "p1", "name": "No URL"}]}', "'base_url'"),
+        (
+            '{"version": 1, "profiles": [{"id": "p1", "name": "A", "base_url": "x", '
+            '"server_timezone": "Nowhere/City"}]}',
+            "Unknown time zone",
+        ),
+        ('{"version": "two", "profiles": []}', "format version 'two'"),
+        (b"\xff\xfe{}", "not text"),
     ],
 )
-def test_a_corrupt_file_is_moved_aside_and_reported(content: str) -> None:
+def test_a_damaged_file_is_reported_and_never_moved_by_reading(
+    content: str | bytes, reason: str
+) -> None:
     store = ProfileStore()
-    store.path.parent.mkdir(parents=True, exist_ok=True)
-    store.path.write_text(content, encoding="utf-8")
+    write_file(store, content)
+    before = store.path.read_bytes()
 
-    with pytest.raises(ConfigError) as caught:
-        store.load()
+    for _ in range(2):
+        with pytest.raises(ProfilesDamaged) as caught:
+            store.load()
+        assert caught.value.path == store.path
+        assert reason in caught.value.reason
+        assert str(store.path) in str(caught.value)
+        assert "left as it is" in str(caught.value)
+        assert isinstance(store.notice(), ProfilesDamaged)
+        assert store.active_id is None  # the start-up path asks this too: no exception
+        assert store.active() is None
+        assert folder_listing(store) == ["profiles.json"]
+        assert store.path.read_bytes() == before
 
-    moved = [p for p in store.path.parent.iterdir() if p.name.startswith("profiles.json.corrupt-")]
-    assert len(moved) == 1
-    assert moved[0].read_text(encoding="utf-8") == content
-    assert moved[0].name in str(caught.value)
-    assert "damaged" in str(caught.value)
-    assert not store.path.exists()
-    # The app carries on with an empty list and can save again.
-    assert store.load() == []
+
+def test_the_first_change_keeps_a_copy_of_a_damaged_file() -> None:
+    store = ProfileStore()
+    write_file(store, "{not json")
+
     store.add(Profile.create("Acme", "acme.example"))
-    assert len(store.load()) == 1
+
+    names = folder_listing(store)
+    assert len(names) == 2
+    kept = store.path.with_name(next(n for n in names if n.startswith("profiles.json.damaged-")))
+    assert kept.read_text(encoding="utf-8") == "{not json"
+    assert [p.name for p in store.load()] == ["Acme"]
+    assert store.notice() is None
+
+
+NEWER = {
+    "version": 7,
+    "active_profile": "p2",
+    "profiles": [
+        {"id": "p1", "name": "Acme", "base_url": "https://acme.example/api", "colour": "red"},
+        {"id": "p2", "name": "Beta", "base_url": "https://beta.example/api"},
+        {"id": "p3", "kind": "something new"},
+    ],
+    "vaults": {"p1": "elsewhere"},
+}
+
+
+def test_a_newer_file_is_used_read_only_and_never_rewritten() -> None:
+    store = ProfileStore()
+    write_file(store, json.dumps(NEWER))
+    before = store.path.read_bytes()
+
+    assert [p.id for p in store.load()] == ["p1", "p2"]
+    assert store.active_id == "p2"
+    notice = store.notice()
+    assert isinstance(notice, ProfilesTooNew)
+    assert notice.version == 7
+    assert "newer Postdesk (format 7)" in str(notice)
+    changes = [
+        lambda: store.add(Profile.create("Gamma", "gamma.example")),
+        lambda: store.remove("p1"),
+        lambda: store.update(Profile("p1", "Renamed", "https://acme.example/api")),
+        lambda: store.save([]),
+        lambda: store.upsert_by_address("Acme", "acme.example"),
+    ]
+    for change in changes:
+        with pytest.raises(ProfilesReadOnly, match="newer Postdesk"):
+            change()
+    store.active_id = "p1"  # switching workspaces works, for this run only
+    assert store.active_id == "p1"
+    assert store.active() == store.load()[0]
+    assert ProfileStore().active_id == "p2"  # the next run reads the file as it was
+    with pytest.raises(KeyError):
+        store.active_id = "p3"
+    assert store.path.read_bytes() == before
+    assert folder_listing(store) == ["profiles.json"]
+
+
+def test_reconnecting_the_same_address_and_name_updates_the_workspace() -> None:
+    store = ProfileStore()
+    first = store.upsert_by_address("Acme", "acme.example")
+    other = store.upsert_by_address("Acme Staging", "acme.example")
+    again = store.upsert_by_address(" acme ", "https://ACME.example/api/", "Europe/Berlin")
+
+    assert again.id == first.id
+    assert again.server_timezone == "Europe/Berlin"
+    assert other.id != first.id
+    assert [(p.name, p.server_timezone) for p in store.load()] == [
+        ("Acme", "Europe/Berlin"),
+        ("Acme Staging", "UTC"),
+    ]
+    with pytest.raises(ValueError, match="time zone"):
+        store.upsert_by_address("Acme", "acme.example", "Mars/Base")
+
+
+def test_the_demo_is_not_reused_for_a_real_workspace() -> None:
+    store = ProfileStore()
+    demo = Profile.create("Demo", "http://127.0.0.1:9/api", is_demo=True)
+    store.add(demo)
+    real = store.upsert_by_address("Demo", "http://127.0.0.1:9/api")
+    assert real.id != demo.id
+    assert len(store.load()) == 2
 
 
 def test_an_active_id_that_no_longer_exists_reads_as_none() -> None:

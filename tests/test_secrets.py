@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import subprocess
 import sys
+import threading
 import traceback
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,6 +91,43 @@ async def test_the_key_can_be_looked_up_off_the_event_loop(memory: MemoryKeyring
 
     assert await vault.get_async("p1") == KEY
     assert await vault.get_async("p2") is None
+
+
+class SlowKeyring(MemoryKeyring):
+    """Blocks until released, like a keyring waiting for the user to unlock it; records the
+    thread each call ran on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+        self.threads: list[str] = []
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.threads.append(threading.current_thread().name)
+        assert self.release.wait(10)
+        super().set_password(service, username, password)
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.threads.append(threading.current_thread().name)
+        assert self.release.wait(10)
+        super().delete_password(service, username)
+
+
+@pytest.mark.asyncio
+async def test_storing_and_deleting_keys_never_block_the_event_loop() -> None:
+    slow = SlowKeyring()
+    use_backend(slow)
+    vault = KeyVault()
+    storing = asyncio.ensure_future(vault.set_async("p1", KEY))
+    for _ in range(3):
+        await asyncio.sleep(0.01)  # the loop keeps turning while the keyring waits
+    assert not storing.done()
+    slow.release.set()
+    await storing
+    assert slow.passwords == {("postdesk", "p1"): KEY}
+    await vault.delete_async("p1")
+    assert slow.passwords == {}
+    assert threading.current_thread().name not in slow.threads
 
 
 def test_delete_forgets_the_key(memory: MemoryKeyring) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -67,3 +68,22 @@ def test_missing_or_empty_inputs_are_rejected() -> None:
     assert not verify(b"x", "", "s")
     assert not verify(b"x", signature, "")
     assert not verify(b"x", "sha256=" + signature, "s")
+
+
+def test_an_empty_secret_verifies_nothing_and_signs_nothing() -> None:
+    body = b'{"type":"webhook.test"}'
+    keyed_with_nothing = hmac.new(b"", body, hashlib.sha256).hexdigest()
+    assert not verify(body, keyed_with_nothing, "")
+    with pytest.raises(ValueError, match="cannot be empty"):
+        sign(body, "")
+
+
+@pytest.mark.parametrize("position", [0, 7, 8, 31, 62, 63])
+def test_every_digit_counts(position: int) -> None:
+    body = b'{"type":"post.published"}'
+    signature = sign(body, "whsec_x")
+    digit = signature[position]
+    changed = signature[:position] + ("0" if digit != "0" else "1") + signature[position + 1 :]
+    assert not verify(body, changed, "whsec_x")
+    assert not verify(body, signature[:8], "whsec_x")
+    assert not verify(body, signature[:8] + "0" * 56, "whsec_x")

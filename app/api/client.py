@@ -12,6 +12,7 @@ from app.api.audio import InstagramAudio
 from app.api.errors import NotFound, ProtocolError
 from app.api.labels import LabelsApi
 from app.api.posts import PostsApi
+from app.api.rate_gate import RateGate
 from app.api.repurposes import RepurposesApi
 from app.api.retry import SYSTEM_CLOCK, Clock, RetryHook, RetryPolicy
 from app.api.signatures import SignaturesApi
@@ -65,6 +66,17 @@ class ApiClient:
     @property
     def base_url(self) -> str:
         return self._transport.base_url
+
+    @property
+    def clock(self) -> Clock:
+        """The monotonic clock the client waits on (injected in tests)."""
+        return self._transport.clock
+
+    @property
+    def rate_gate(self) -> RateGate:
+        """The workspace's rate limit: `rate_gate.wait_remaining()` is the seconds left before
+        requests may leave again after a 429 (for a countdown)."""
+        return self._transport.rate_gate
 
     @property
     def on_retry(self) -> RetryHook | None:

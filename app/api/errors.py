@@ -72,6 +72,30 @@ class ProtocolError(ApiError):
         self.excerpt = excerpt
 
 
+class Redirected(ProtocolError):
+    """3xx: the server sent us elsewhere. The API never redirects, so the base URL is almost
+    certainly wrong (http instead of https, or `/api` missing). `location` is where it pointed."""
+
+    default_hint = (
+        "The server address is probably wrong: check http:// versus https:// and that it ends "
+        "in /api."
+    )
+
+    def __init__(
+        self,
+        location: str,
+        *,
+        status: int | None = None,
+        hint: str | None = None,
+        excerpt: str = "",
+    ) -> None:
+        where = location or "another address (none given)"
+        super().__init__(
+            f"The server redirected to {where}.", status=status, hint=hint, excerpt=excerpt
+        )
+        self.location = location
+
+
 class AuthError(ApiError):
     """401: the key was not accepted."""
 

@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 from app.api.errors import RateLimited
 from app.api.retry import Clock, RetryHook, RetryPolicy
 from app.models.pagination import Page
+from app.models.unreadable import ItemList
 
 T = TypeVar("T")
 
@@ -133,8 +134,9 @@ class Pages(Generic[T]):
         concurrency: int = 6,
         first_pages: int | None = None,
         key: Callable[[T], Hashable] | None = None,
-    ) -> list[T]:
-        """Every item (or those of the first `first_pages` pages), in page order.
+    ) -> ItemList[T]:
+        """Every item (or those of the first `first_pages` pages), in page order; items that
+        could not be read are in the result's `unreadable`.
 
         With `key`, an item seen on an earlier page is not repeated (lists can shift while they
         are read, pushing an item onto the next page too).
@@ -160,10 +162,11 @@ class Pages(Generic[T]):
         return _flatten(pages, key)
 
 
-def _flatten(pages: list[Page[T]], key: Callable[[T], Hashable] | None) -> list[T]:
-    items: list[T] = []
+def _flatten(pages: list[Page[T]], key: Callable[[T], Hashable] | None) -> ItemList[T]:
+    items: ItemList[T] = ItemList()
     seen: set[Hashable] = set()
     for page in pages:
+        items.unreadable += page.unreadable
         for item in page.data:
             if key is not None:
                 k = key(item)

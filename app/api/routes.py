@@ -47,6 +47,11 @@ def account_audio(account_id: str) -> str:
     return f"/social-accounts/{_seg(account_id)}/instagram-audio"
 
 
+def is_audio_lookup(path: str) -> bool:
+    """Whether `path` is the audio search, whose lookup budget has 429s of its own (spec §8)."""
+    return path.startswith("/social-accounts/") and path.endswith("/instagram-audio")
+
+
 def account_boards(account_id: str) -> str:
     return f"/social-accounts/{_seg(account_id)}/boards"
 

@@ -3,6 +3,8 @@
 Retry rules (DESIGN.md): a request is tried again only when doing so cannot do harm.
 - Never sent (connect error, connect/pool timeout): every method is retried.
 - Refused by the server (429, honouring Retry-After up to `max_retry_after`): every method.
+  A 429 also closes the client's `RateGate`: no new request of this workspace, on any route,
+  leaves before its Retry-After has passed.
 - 502/503/504: GET, PUT and DELETE.
 - Sent, then no answer (read timeout, dropped connection): GET only. PUT/DELETE raise at once
   (the change may or may not have been made); a POST raises `OutcomeUnknown` and is never
@@ -21,6 +23,8 @@ from typing import Any
 import httpx
 
 from app.api import errors as e
+from app.api import routes
+from app.api.rate_gate import RateGate
 from app.api.retry import SYSTEM_CLOCK, Clock, RetryHook, RetryPolicy, parse_retry_after
 from app.api.routes import REDUCED_ROUTE_SET
 
@@ -87,6 +91,7 @@ class Transport:
         self.retry = retry or RetryPolicy()
         self.clock = clock
         self.on_retry = on_retry
+        self.rate_gate = RateGate(clock)
         self._rng = rng
         self._api_key = api_key
         self._setup_error: e.ApiError | None = None
@@ -149,6 +154,7 @@ class Transport:
         while True:
             attempt += 1
             last_try = attempt >= self.retry.max_attempts
+            await self._pass_rate_gate()
             try:
                 response = await self._client.request(
                     method,
@@ -170,26 +176,43 @@ class Transport:
             if 200 <= response.status_code < 300:
                 return self._decode_success(method, path, response)
             error = self._error_from_response(method, path, response)
-            if response.status_code not in allowed or last_try:
-                raise error
             # Retry-After is honoured on any retried status (a 503 may carry one too).
             retry_after = parse_retry_after(response.headers)
             if retry_after is not None:
-                if retry_after > self.retry.max_retry_after:
-                    raise error
                 delay = retry_after
             else:
                 delay = self.retry.backoff(attempt, *self._rng_args())
+            if response.status_code == 429 and _throttles_the_workspace(path, error):
+                # Before deciding whether to retry: callers that handle 429 themselves (the
+                # paginator) must not let other requests of the workspace out early either.
+                self.rate_gate.hold(delay)
+            if response.status_code not in allowed or last_try:
+                raise error
+            if retry_after is not None and retry_after > self.retry.max_retry_after:
+                raise error
+            if response.status_code == 429:
+                self._announce(attempt, delay, error)
+                continue  # the gate at the top of the loop waits
             await self._wait(attempt, delay, error)
 
     def _rng_args(self) -> tuple[Callable[[], float], ...]:
         return (self._rng,) if self._rng is not None else ()
 
     async def _wait(self, attempt: int, delay: float, error: e.ApiError) -> None:
+        self._announce(attempt, delay, error)
+        await self.clock.sleep(delay)
+
+    def _announce(self, attempt: int, delay: float, error: e.ApiError) -> None:
         log.info("Retrying in %.1f s after: %s", delay, error.message)
         if self.on_retry is not None:
             self.on_retry(attempt, delay, error)
-        await self.clock.sleep(delay)
+
+    async def _pass_rate_gate(self) -> None:
+        remaining = self.rate_gate.wait_remaining()
+        if remaining > self.retry.max_retry_after:
+            # Waiting that long silently would look like a hang: say so instead.
+            raise e.RateLimited(retry_after=remaining)
+        await self.rate_gate.wait()
 
     # -- failures without an answer -------------------------------------------------------
 
@@ -262,6 +285,8 @@ class Transport:
 
     def _error_from_response(self, method: str, path: str, response: httpx.Response) -> e.ApiError:
         status = response.status_code
+        if 300 <= status < 400:
+            return self._redirected(response)
         body: Any
         try:
             body = json.loads(response.content) if response.content.strip() else None
@@ -303,6 +328,20 @@ class Transport:
             excerpt=self._excerpt(response),
         )
 
+    def _redirected(self, response: httpx.Response) -> e.Redirected:
+        raw = response.headers.get("location", "").strip()
+        try:
+            target = response.url.join(raw) if raw else None
+        except httpx.InvalidURL:
+            target = None
+        location = self.scrub(str(target) if target is not None else raw)
+        return e.Redirected(
+            location,
+            status=response.status_code,
+            hint=_redirect_hint(self._client.base_url, target),
+            excerpt=self._excerpt(response),
+        )
+
     def _field_errors(self, raw: Any) -> dict[str, list[str]]:
         if not isinstance(raw, dict):
             return {}
@@ -322,6 +361,34 @@ def _html_title(response: httpx.Response) -> str | None:
         return None
     title = " ".join(match.group(1).decode("utf-8", errors="replace").split())
     return title[:80] or None
+
+
+def _throttles_the_workspace(path: str, error: e.ApiError) -> bool:
+    """Every 429 holds the whole workspace back, except the audio search's own lookup budget
+    (spec §8: 30 lookups a minute, answered with a plain `{message}`, no `rate_limit_exceeded`
+    name): the audio client waits that out itself, and it must not stop the sync."""
+    if not routes.is_audio_lookup(path):
+        return True
+    return isinstance(error, e.RateLimited) and error.name == "rate_limit_exceeded"
+
+
+def _redirect_hint(base: httpx.URL, target: httpx.URL | None) -> str:
+    """What the redirect says about the base URL, most specific advice first."""
+    advice = []
+    if target is not None and base.scheme == "http" and target.scheme == "https":
+        advice.append(f"Use https:// instead of http:// (https://{base.netloc.decode()}…).")
+    base_path = base.path.rstrip("/")
+    if not base_path.endswith("/api") and "/api" in _target_path(target):
+        advice.append("The address is probably missing /api at the end.")
+    advice.append(
+        "The server address is probably wrong: check http:// versus https:// and that it ends "
+        "in /api."
+    )
+    return " ".join(advice)
+
+
+def _target_path(target: httpx.URL | None) -> str:
+    return target.path if target is not None else ""
 
 
 def _bad_address() -> e.ConnectionFailed:

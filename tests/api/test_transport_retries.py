@@ -234,3 +234,29 @@ def test_backoff_is_capped_and_jittered_upwards_only() -> None:
     policy = RetryPolicy(base_delay=0.5, max_delay=8.0, jitter=0.25)
     assert [policy.backoff(n, lambda: 0.0) for n in range(1, 7)] == [0.5, 1, 2, 4, 8, 8]
     assert policy.backoff(3, lambda: 1.0) == 2.5
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("method", ["PUT", "DELETE"])
+@pytest.mark.parametrize(
+    ("failure", "raised"),
+    [
+        (httpx.RemoteProtocolError("Server disconnected without sending a response."), "lost"),
+        (httpx.ReadError("connection reset by peer"), "lost"),
+        (httpx.WriteError("broken pipe"), "lost"),
+        (httpx.ReadTimeout("slow"), "timeout"),
+    ],
+)
+async def test_a_change_is_never_resent_after_the_connection_dropped(
+    method: str, failure: Exception, raised: str
+) -> None:
+    # The change may have reached the server: sending it again could apply it twice.
+    client, recorder, clock = make_client(sequence(failure, json_response(200, post_json("p1"))))
+    expected = e.ConnectionFailed if raised == "lost" else e.RequestTimedOut
+    change = client.posts.unschedule if method == "PUT" else client.posts.delete
+    async with client:
+        with pytest.raises(expected) as caught:
+            await change("p1")
+    assert [request.method for request in recorder.requests] == [method]
+    assert clock.sleeps == []
+    assert "may or may not" in caught.value.message

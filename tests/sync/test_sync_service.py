@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from app.api.client import ApiClient
-from app.api.retry import RetryPolicy
+from app.api.retry import SYSTEM_CLOCK, RetryPolicy
 from app.models import PostUpdate
 from app.sandbox.harness import SandboxServer
 from app.store import WorkspaceCache
 from app.sync import SyncService, SyncState
+from tests.api.helpers import FakeClock
 
 # Fail fast instead of waiting out real backoffs and Retry-After in tests.
 FAST = RetryPolicy(max_attempts=2, base_delay=0.01, max_delay=0.02, max_retry_after=0.0)
@@ -58,13 +59,18 @@ def cache(tmp_path: Path) -> Iterator[WorkspaceCache]:
 
 
 @contextlib.asynccontextmanager
-async def connected(server: SandboxServer, key: str | None = None) -> AsyncIterator[ApiClient]:
-    async with ApiClient(server.base_url, key or server.keys.admin, retry=FAST) as client:
+async def connected(
+    server: SandboxServer, key: str | None = None, clock: FakeClock | None = None
+) -> AsyncIterator[ApiClient]:
+    options = {"clock": clock} if clock is not None else {}
+    async with ApiClient(
+        server.base_url, key or server.keys.admin, retry=FAST, **options
+    ) as client:
         yield client
 
 
 def service_for(
-    client: ApiClient, cache: WorkspaceCache, recorder: Recorder, **options: float
+    client: ApiClient, cache: WorkspaceCache, recorder: Recorder, **options: object
 ) -> SyncService:
     return SyncService(
         client,
@@ -145,7 +151,8 @@ async def test_rate_limited_half_way_keeps_the_last_good_data(tmp_path: Path) ->
     ):
         add_posts(server, scheduled=100)  # 7 pages + accounts + labels = 9 requests
         recorder = Recorder()
-        async with connected(server) as client:
+        clock = FakeClock()  # the client's: its rate gate counts on it
+        async with connected(server, clock=clock) as client:
             service = service_for(client, cache, recorder)
             assert await service.full_refresh() is True
             before = cache.post_ids()
@@ -159,15 +166,20 @@ async def test_rate_limited_half_way_keeps_the_last_good_data(tmp_path: Path) ->
 
             state = service.state
             assert state.phase == "rate_limited"
-            assert state.retry_in is not None
-            assert state.retry_in >= 1
+            # The sandbox's clock stands still, so its Retry-After is exactly the minute.
+            assert state.retry_in == 60.0
+            assert state.kind == "rate_limited"
+            assert client.rate_gate.wait_remaining() == 60.0
             assert "saved on this computer" in state.hint
             assert cache.post_ids() == before
             assert cache.last_sync_at() == last_sync
             assert state.last_sync_at == last_sync
             assert recorder.changes == 1
 
-            now.advance(61)  # the limiter's minute has passed
+            # Not before the client's own clock says so, whatever the server would allow.
+            now.advance(61)
+            assert await service.full_refresh() is False
+            clock.advance(60)  # the limiter's minute has passed on both sides
             assert await service.full_refresh() is True
             assert cache.count_posts() == 170
             assert service.state.phase == "idle"
@@ -181,7 +193,7 @@ async def test_server_gone_means_offline_with_the_saved_copy_kept(
     with SandboxServer(tmp_path / "s.db") as server:
         add_posts(server, scheduled=30, drafts=5)
         client = ApiClient(server.base_url, server.keys.admin, retry=FAST)
-        service = service_for(client, cache, recorder, retry_base=3.0)
+        service = service_for(client, cache, recorder, retry_base=3.0, rng=lambda: 0.5)
         assert await service.full_refresh() is True
     try:
         assert await service.full_refresh() is False
@@ -191,7 +203,8 @@ async def test_server_gone_means_offline_with_the_saved_copy_kept(
 
     assert service.state.phase == "offline"
     assert service.state.retry_in is not None
-    assert service.state.retry_in > 3.0  # the second failure in a row waits longer
+    # The second failure in a row waits twice as long (jitter fixed at its middle: x1.0).
+    assert service.state.retry_in == 6.0
     assert service.state.message
     assert cache.count_posts() == 35
     # The light refresh failing too updates the retry time: a second "offline" report.
@@ -299,20 +312,22 @@ async def test_run_forever_recovers_after_a_rate_limit(tmp_path: Path) -> None:
     ):
         add_posts(server, scheduled=60)  # a full refresh: 4 pages + accounts + labels
         recorder = Recorder()
-        async with connected(server) as client:
+        clock = FakeClock()
+        async with connected(server, clock=clock) as client:
             # Another window of the app used most of this minute's budget. Once the minute has
             # passed, 10 requests cover the refresh plus late ones of the failed attempt.
             for _ in range(7):
                 await client.accounts.list()
-            service = service_for(client, cache, recorder)
+            # The loop sleeps for real (60 s, longer than this test): only "Retry now" wakes it.
+            service = service_for(client, cache, recorder, clock=SYSTEM_CLOCK)
             task = asyncio.create_task(service.run_forever(light_every=3600, full_every=3600))
             try:
                 await eventually(lambda: service.state.phase == "rate_limited")
                 assert cache.count_posts() == 0
-                assert service.state.retry_in is not None
-                assert service.state.retry_in > 0
+                assert service.state.retry_in == 60.0
 
                 now.advance(61)
+                clock.advance(60)
                 service.request_refresh()  # e.g. the "Retry now" button
                 await eventually(lambda: service.state.phase == "idle")
                 assert cache.count_posts() == 60

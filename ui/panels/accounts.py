@@ -1,4 +1,5 @@
-"""Accounts panel: the workspace's social accounts and how many posts the workspace has."""
+"""Accounts panel: the workspace's social accounts, their status, the active toggle
+(`PUT /social-accounts/{id}/toggle`) and why an account is skipped at publish time."""
 
 from __future__ import annotations
 
@@ -6,9 +7,19 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.domain.enums import AccountStatus, known
+from ui.action_spec import ActionSpec
+from ui.panels.base import PanelPage
 
 if TYPE_CHECKING:
     from app.models import SocialAccountSummary
@@ -22,17 +33,50 @@ _STATUS_TEXT = {
 }
 
 
+def skip_reason(account: SocialAccountSummary) -> str:
+    """Why publishing passes this account by; empty when it publishes."""
+    status = known(AccountStatus, account.status)
+    if status is AccountStatus.DISCONNECTED:
+        return "Skipped at publish time: the account is disconnected."
+    if status is AccountStatus.TOKEN_EXPIRED:
+        return "Skipped at publish time: the network's sign-in expired."
+    if status is None and account.status is not None:
+        return f"May be skipped: status “{account.status}” is unknown to Postdesk."
+    if account.is_active is False:
+        return "Turned off: not published to until you turn it on."
+    return ""
+
+
 class AccountsModel(QAbstractTableModel):
-    HEADERS = ("Network", "Name", "Handle", "Status", "Publishing")
+    HEADERS = ("Network", "Name", "Handle", "Status", "Publishing", "Why skipped")
 
     def __init__(self) -> None:
         super().__init__()
         self._accounts: list[SocialAccountSummary] = []
+        self.busy: set[str] = set()
 
     def set_accounts(self, accounts: list[SocialAccountSummary]) -> None:
         self.beginResetModel()
         self._accounts = list(accounts)
         self.endResetModel()
+
+    @property
+    def accounts(self) -> list[SocialAccountSummary]:
+        return list(self._accounts)
+
+    def account_at(self, row: int) -> SocialAccountSummary | None:
+        return self._accounts[row] if 0 <= row < len(self._accounts) else None
+
+    def replace(self, account: SocialAccountSummary) -> None:
+        for row, current in enumerate(self._accounts):
+            if current.id == account.id:
+                self._accounts[row] = account
+                self.refresh_row(account.id)
+
+    def refresh_row(self, account_id: str) -> None:
+        for row, current in enumerate(self._accounts):
+            if current.id == account_id:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._accounts)
@@ -50,19 +94,22 @@ class AccountsModel(QAbstractTableModel):
             return None
         account = self._accounts[index.row()]
         column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole or (
+            role == Qt.ItemDataRole.ToolTipRole and column == 5
+        ):
             return self._display(account, column)
         if role == Qt.ItemDataRole.DecorationRole and column == 0:
             from ui.icons import network_icon
 
             return network_icon(account.platform)
-        if role == Qt.ItemDataRole.ForegroundRole and column == 3:
+        if role == Qt.ItemDataRole.ForegroundRole and column in (3, 5):
             status = known(AccountStatus, account.status)
+            if column == 5:
+                return QColor("#92400e")
             return QColor("#1e7a3c" if status is AccountStatus.CONNECTED else "#b42318")
         return None
 
-    @staticmethod
-    def _display(account: SocialAccountSummary, column: int) -> str:
+    def _display(self, account: SocialAccountSummary, column: int) -> str:
         if column == 0:
             from ui.icons import network_name
 
@@ -74,30 +121,128 @@ class AccountsModel(QAbstractTableModel):
         if column == 3:
             status = known(AccountStatus, account.status)
             return _STATUS_TEXT[status] if status else f"unknown ({account.status})"
-        return "Active" if account.is_active else "Paused (inactive)"
+        if column == 4:
+            if account.id in self.busy:
+                return "Switching…"
+            if account.is_active is None:
+                return "unknown"
+            return "On" if account.is_active else "Off (inactive)"
+        return skip_reason(account)
 
 
-class AccountsPanel(QWidget):
+class AccountsPanel(PanelPage):
+    TITLE = "Accounts"
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.summary = QLabel("Loading accounts…")
         self.summary.setObjectName("panelTitle")
+        self.toggle_button = QPushButton("Turn publishing off")
+        self.toggle_button.clicked.connect(self.toggle_selected)
+        self.refresh_button = QPushButton("Refresh")
+        self.refresh_button.clicked.connect(self.reload)
+        top = QHBoxLayout()
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.toggle_button)
+        top.addWidget(self.refresh_button)
         self.model = AccountsModel()
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
         self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.table, 1)
-
-    def show_data(self, accounts: list[SocialAccountSummary], post_count: int) -> None:
-        self.model.set_accounts(accounts)
-        connected = sum(known(AccountStatus, a.status) is AccountStatus.CONNECTED for a in accounts)
-        self.summary.setText(
-            f"{len(accounts)} accounts ({connected} connected) · "
-            f"{post_count} posts in this workspace"
+        self.table.selectionModel().selectionChanged.connect(self._update_toggle)
+        self.model.modelReset.connect(self._update_toggle)
+        self.model.dataChanged.connect(self._update_toggle)
+        note = QLabel(
+            "Disconnected and expired accounts are skipped when posts publish; reconnect them in "
+            "the web app. Turning an account off keeps it connected but out of publishing."
         )
+        note.setWordWrap(True)
+        note.setStyleSheet("color: #4b5563;")
+        layout = QVBoxLayout(self.content)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(note)
+        self._post_count: int | None = None
+        self._update_toggle()
+
+    def action_specs(self) -> list[ActionSpec]:
+        return [
+            ActionSpec(
+                "accounts.toggle",
+                "Turn the selected account on or off",
+                self.toggle_selected,
+                scope="accounts",
+                enabled=lambda: self.selected() is not None,
+            )
+        ]
+
+    # -- from the cache (what the app shows before the network answers) ---
+    def show_data(self, accounts: list[SocialAccountSummary], post_count: int) -> None:
+        self._post_count = post_count
+        self._show(accounts)
+
+    def _show(self, accounts: list[SocialAccountSummary]) -> None:
+        self.model.set_accounts(accounts)
+        self._summarize()
+
+    def _summarize(self) -> None:
+        accounts = self.model.accounts
+        connected = sum(known(AccountStatus, a.status) is AccountStatus.CONNECTED for a in accounts)
+        skipped = sum(bool(skip_reason(a)) for a in accounts)
+        text = (
+            f"{len(accounts)} accounts ({connected} connected, {skipped} skipped when publishing)"
+        )
+        if self._post_count is not None:
+            text += f" · {self._post_count} posts in this workspace"
+        self.summary.setText(text)
+
+    # -- live ---
+    def reload(self) -> None:
+        if self.session is not None:
+            self.spawn(self._load())
+
+    async def _load(self) -> None:
+        session = self.session
+        assert session is not None
+        accounts = await session.client.accounts.list()
+        self._post_count = session.post_count()
+        self._show(accounts)
+
+    def selected(self) -> SocialAccountSummary | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self.model.account_at(rows[0].row()) if rows else None
+
+    def _update_toggle(self, *_: object) -> None:
+        account = self.selected()
+        busy = account is not None and self.gate.is_busy(account.id)
+        self.toggle_button.setEnabled(account is not None and self.session is not None and not busy)
+        on = account is None or account.is_active is not False
+        self.toggle_button.setText("Turn publishing off" if on else "Turn publishing on")
+
+    def _on_busy(self, key: str, busy: bool) -> None:
+        (self.model.busy.add if busy else self.model.busy.discard)(key)
+        self.model.refresh_row(key)
+        self._update_toggle()
+
+    def toggle_selected(self) -> None:
+        account = self.selected()
+        if account is not None and self.session is not None:
+            self.write(account.id, self._toggle(account.id))
+
+    async def _toggle(self, account_id: str) -> None:
+        session = self.session
+        assert session is not None
+        account = await session.client.accounts.toggle(account_id)
+        if account is None:  # the deployment answered without the account: read them again
+            await self._load()
+        else:
+            self.model.replace(account)
+            self._summarize()
+        session.cache.set_accounts(self.model.accounts)
+        session.dataChanged.emit()

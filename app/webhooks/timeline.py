@@ -1,0 +1,109 @@
+"""Deliveries per hour over the retained 7 days, for the health chart (pure data, no Qt)."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from app.models.webhooks import DeliveryLog
+
+RETENTION = timedelta(days=7)
+HOURS = 7 * 24
+
+
+@dataclass
+class HourBucket:
+    start: datetime  # aware, UTC, on the hour
+    delivered: int = 0
+    failed: int = 0
+    queued: int = 0
+    outcome_ms: list[float] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return self.delivered + self.failed + self.queued
+
+    @property
+    def median_ms(self) -> float | None:
+        return statistics.median(self.outcome_ms) if self.outcome_ms else None
+
+
+@dataclass
+class Timeline:
+    buckets: list[HourBucket]
+    older_skipped: int = 0
+    """Logs older than the retention window (a server that does not prune)."""
+
+    @property
+    def delivered(self) -> int:
+        return sum(b.delivered for b in self.buckets)
+
+    @property
+    def failed(self) -> int:
+        return sum(b.failed for b in self.buckets)
+
+    @property
+    def queued(self) -> int:
+        return sum(b.queued for b in self.buckets)
+
+    @property
+    def success_rate(self) -> float | None:
+        done = self.delivered + self.failed
+        return self.delivered / done if done else None
+
+    @property
+    def peak(self) -> int:
+        return max((b.total for b in self.buckets), default=0)
+
+    @property
+    def peak_ms(self) -> float:
+        return max((b.median_ms or 0.0 for b in self.buckets), default=0.0)
+
+
+def outcome(log: DeliveryLog) -> str:
+    """`delivered`, `failed` or `queued` (no answer yet)."""
+    if log.delivered_at is not None:
+        return "delivered"
+    if log.failed_at is not None:
+        return "failed"
+    return "queued"
+
+
+def build_timeline(logs: Iterable[DeliveryLog], now: datetime | None = None) -> Timeline:
+    """One bucket per hour ending with the current hour. The response time is approximated by
+    the time from the log's creation to its outcome, for deliveries settled at the first attempt
+    (the log carries no timing of its own)."""
+    now = (now or datetime.now(UTC)).astimezone(UTC)
+    last_hour = now.replace(minute=0, second=0, microsecond=0)
+    first_hour = last_hour - timedelta(hours=HOURS - 1)
+    buckets = [HourBucket(first_hour + timedelta(hours=i)) for i in range(HOURS)]
+    older = 0
+    for log in logs:
+        if log.created_at is None:
+            continue
+        created = _utc(log.created_at)
+        index = int((created - first_hour).total_seconds() // 3600)
+        if index < 0:
+            older += 1
+            continue
+        bucket = buckets[min(index, HOURS - 1)]
+        kind = outcome(log)
+        if kind == "delivered":
+            bucket.delivered += 1
+        elif kind == "failed":
+            bucket.failed += 1
+        else:
+            bucket.queued += 1
+        settled = log.delivered_at or log.failed_at
+        if settled is not None and log.attempts <= 1:
+            elapsed = (_utc(settled) - created).total_seconds() * 1000
+            if 0 <= elapsed < 60_000:
+                bucket.outcome_ms.append(elapsed)
+    return Timeline(buckets, older)
+
+
+def _utc(moment: datetime) -> datetime:
+    # A server that sends no offset is read as UTC (DESIGN.md).
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)

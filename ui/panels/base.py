@@ -1,0 +1,118 @@
+"""What every workspace panel shares: a session, its own tasks and write gate, and an
+explanation in place of the panel when the deployment lacks its routes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
+
+from ui.action_spec import ActionSpec
+from ui.tasks import TaskGroup
+from ui.write_gate import WriteGate
+
+if TYPE_CHECKING:
+    from app.api.errors import ApiError
+    from ui.session import WorkspaceSession
+
+log = logging.getLogger(__name__)
+
+
+class OwnedTasks(TaskGroup):
+    def cancel_now(self) -> None:
+        """Cancel without waiting: the page has moved on to another session (or none)."""
+        for task in list(self._tasks):
+            task.cancel()
+
+
+class PanelPage(QWidget):
+    """Subclasses build their content into `self.content` and implement `reload()`."""
+
+    TITLE = ""
+    MISSING_TEXT = "This deployment of the API does not offer this feature."
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session: WorkspaceSession | None = None
+        self.tasks = OwnedTasks(self._report)
+        self.gate = self._new_gate()
+        self.content = QWidget()
+        self.explanation = QLabel()
+        self.explanation.setObjectName("panelExplanation")
+        self.explanation.setWordWrap(True)
+        self.explanation.setTextFormat(Qt.TextFormat.PlainText)
+        self.explanation.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.explanation.setStyleSheet("color: #374151; font-size: 14px; padding: 24px;")
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.content)
+        self.stack.addWidget(self.explanation)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+
+    # -- plugging into the app ---
+    def set_session(self, session: WorkspaceSession | None) -> None:
+        if session is self.session:
+            return
+        self.tasks.cancel_now()
+        self.gate = self._new_gate()
+        self.session = session
+        self.stack.setCurrentWidget(self.content)
+        self.session_changed()
+        if session is not None:
+            self.reload()
+
+    def _new_gate(self) -> WriteGate:
+        gate = WriteGate(self.tasks, self)
+        gate.busyChanged.connect(self._on_busy)
+        return gate
+
+    def action_specs(self) -> list[ActionSpec]:
+        return []
+
+    # -- for subclasses ---
+    def session_changed(self) -> None:
+        """Forget what the previous workspace showed."""
+
+    def reload(self) -> None:
+        raise NotImplementedError
+
+    def _on_busy(self, key: str, busy: bool) -> None:
+        """Called when a write for `key` starts or ends."""
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        return self.tasks.spawn(coro)
+
+    def write(self, key: str, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any] | None:
+        return self.gate.run(key, coro)
+
+    def explain_missing(self, error: ApiError) -> bool:
+        """Show the explanation instead of the panel when `error` says the feature is not
+        there for this key; False for any other error."""
+        # Imported here: the accounts panel is built at start-up, before the client loads.
+        from app.api.errors import NotFound, PermissionDenied
+
+        if isinstance(error, NotFound):
+            self.explanation.setText(self.MISSING_TEXT)
+        elif isinstance(error, PermissionDenied):
+            self.explanation.setText(
+                f"{self.TITLE}: this API key is not allowed to use this feature "
+                f"({error.message}). {error.hint}".strip()
+            )
+        else:
+            return False
+        self.stack.setCurrentWidget(self.explanation)
+        return True
+
+    def showing_explanation(self) -> bool:
+        return self.stack.currentWidget() is self.explanation
+
+    def _report(self, error: BaseException) -> None:
+        if self.session is not None:
+            self.session.messages.error(error)
+        else:
+            log.warning("panel task failed after its workspace closed: %r", error)
