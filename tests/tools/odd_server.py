@@ -41,8 +41,8 @@ RATE_EVERY = 5
 DROP_EVERY = 7
 RETRY_AFTER = 1
 SLOW_SECONDS = 0.3
-# A request on another connection this soon after a 429 left was already on its way.
-IN_FLIGHT_GRACE = 0.03
+# A request this soon after a 429 left may have been on its way already (listed, not refused).
+IN_FLIGHT_GRACE = 0.05
 POSTS_PER_PAGE = 15
 LOGS_PER_PAGE = 15
 SIGNATURES_PER_PAGE = 10
@@ -85,23 +85,19 @@ class Traffic:
         self.count = 0
         self.limited_until = 0.0
         self.last_429_at = 0.0
-        self.last_429_connection = 0
         self.early: list[Early] = []
         self.in_flight: list[Early] = []  # arrived within the grace: judged on their way already
 
-    def arrive(
-        self, method: str, path: str, connection: int
-    ) -> tuple[int, Early | None, Early | None]:
+    def arrive(self, method: str, path: str) -> tuple[int, Early | None, Early | None]:
         """Number this request; say whether it came early, or inside the in-flight grace.
 
-        On the connection that got the 429 the client had read it before sending again (no
-        pipelining), so no grace there; on other connections a request may have been on its way.
+        The grace exists because a client's request may have left (passed its own gate) just
+        before our 429 reached it; such arrivals are listed, not refused.
         """
         now = time.monotonic()
         with self.lock:
             since = now - self.last_429_at
-            in_flight = connection != self.last_429_connection and since <= IN_FLIGHT_GRACE
-            if now < self.limited_until and not in_flight:
+            if now < self.limited_until and since > IN_FLIGHT_GRACE:
                 early = Early(method, path, since, float(RETRY_AFTER))
                 self.early.append(early)
                 return 0, early, None
@@ -111,11 +107,10 @@ class Traffic:
                 return self.count, None, self.in_flight[-1]
             return self.count, None, None
 
-    def gave_429(self, connection: int) -> None:
+    def gave_429(self) -> None:
         now = time.monotonic()
         with self.lock:
             self.last_429_at = now
-            self.last_429_connection = connection
             self.limited_until = max(self.limited_until, now + RETRY_AFTER)
 
 
@@ -480,7 +475,7 @@ class OddServer:
             self._send(req, Answer(404, {"message": "Not found (the API lives under /api)."}))
             return
         route = path[len("/api") :] or "/"
-        number, early, in_flight = self.traffic.arrive(req.command, route, id(req.connection))
+        number, early, in_flight = self.traffic.arrive(req.command, route)
         if early is not None:
             self.log(
                 f"!!!!! EARLY REQUEST REFUSED: {req.command} {route} arrived "
@@ -567,7 +562,7 @@ class OddServer:
             req.wfile.write(data)
         req.wfile.flush()
         if is_429:
-            self.traffic.gave_429(id(req.connection))
+            self.traffic.gave_429()
 
 
 def parse_modes(values: list[str]) -> set[str]:

@@ -157,12 +157,13 @@ def test_rate_mode_answers_every_fifth_with_429_and_refuses_early_requests() -> 
     with OddServer(modes={"rate"}, quiet=True) as odd, client(odd) as http:
         statuses = [http.get("/labels").status_code for _ in range(5)]
         assert statuses == [200, 200, 200, 200, 429]
-        limited = http.get("/labels")  # comes back at once: refused
+        time.sleep(0.2)
+        limited = http.get("/labels")  # back after 0.2 s of a 1 s wait: refused
         assert limited.status_code == 429
         assert limited.headers["Retry-After"] == "1"
         assert limited.json()["name"] == "rate_limit_exceeded"
         assert len(early_requests(odd)) == 1
-        time.sleep(1.05)
+        time.sleep(1.05)  # the refusal was a 429 too: its wait starts again
         assert http.get("/labels").status_code == 200
         assert len(early_requests(odd)) == 1
 
