@@ -226,3 +226,30 @@ def test_slot_instants_on_dst_days() -> None:
     assert slot_instant(date(2025, 10, 26), 2 * 60 + 15, BERLIN) == utc(2025, 10, 26, 0, 15)
     assert slot_instant(date(2025, 10, 27), 9 * 60, AUCKLAND) == utc(2025, 10, 26, 20, 0)
     assert local_instant(date(2025, 6, 1), time(12), UTC) == utc(2025, 6, 1, 12)
+
+
+# -- grid geometry -----------------------------------------------------------------------------
+def test_month_geometry_finds_the_day_under_a_point() -> None:
+    from app.calendar.grid import MonthGeometry, month_grid_dates
+
+    days = tuple(month_grid_dates(2025, 10))
+    grid = MonthGeometry(days, width=700, height=628, header=28)
+    assert grid.cell(0) == (0, 28, 100, 128)
+    assert grid.day_at(150, 130) == days[8]  # second row, second column
+    assert grid.day_at(699, 627) == days[-1]
+    assert grid.day_at(10, 10) is None  # the weekday header
+    assert grid.day_at(700, 100) is None
+
+
+def test_week_geometry_snaps_slots_in_their_column() -> None:
+    from datetime import date as day_
+
+    from app.calendar.grid import WeekGeometry, week_dates
+
+    days = tuple(week_dates(day_(2025, 10, 22)))
+    grid = WeekGeometry(days, width=758, gutter=58, hour_height=52)
+    assert grid.column(0) == (58, 158)
+    assert grid.slot_at(160, 14 * 52) == (days[1], 14 * 60)
+    assert grid.slot_at(160, 14 * 52 + 6) == (days[1], 14 * 60)  # 6.9 min: back to 14:00
+    assert grid.slot_at(160, 14 * 52 + 7) == (days[1], 14 * 60 + 15)  # 8.1 min: on to 14:15
+    assert grid.slot_at(30, 100) is None  # the hour gutter

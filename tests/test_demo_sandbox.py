@@ -78,3 +78,35 @@ def test_the_child_stops_when_the_app_is_killed(tmp_path: Path) -> None:
     parent.wait()
     parent.stdout.close()
     assert _wait_until_gone(child_pid), "the demo server outlived the killed app"
+
+
+def test_the_demo_keeps_its_data_between_launches_until_it_is_reset(tmp_path: Path) -> None:
+    from app.workspaces.demo import remove_database
+
+    database = tmp_path / "demo.sqlite3"
+
+    def posts_after_start() -> tuple[int, str]:
+        demo = DemoSandbox(database, posts=30)
+        endpoint = demo.start()
+        try:
+            headers = {"Authorization": f"Bearer {endpoint.api_key}"}
+            page = httpx.get(f"{endpoint.base_url}/posts", headers=headers).json()
+            first = str(page["data"][0]["id"])
+            return page["meta"]["total"], first
+        finally:
+            demo.stop()
+
+    total, first = posts_after_start()
+    assert total == 30
+    demo = DemoSandbox(database, posts=30)
+    endpoint = demo.start()
+    try:
+        headers = {"Authorization": f"Bearer {endpoint.api_key}"}
+        deleted = httpx.delete(f"{endpoint.base_url}/posts/{first}", headers=headers)
+        assert deleted.status_code in (200, 204)
+    finally:
+        demo.stop()
+    assert posts_after_start()[0] == 29, "the user's change survives a restart"
+    remove_database(database)
+    assert not database.exists()
+    assert posts_after_start()[0] == 30, "a reset starts afresh"

@@ -1,11 +1,10 @@
-"""`postdesk` entry point: QApplication + qasync loop bootstrap."""
+"""`postdesk` entry point: QApplication + qasync loop bootstrap, and the one exit path for
+start-up failures (a sentence for the user, never a traceback)."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
-
-from PySide6.QtWidgets import QApplication
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -18,9 +17,12 @@ def main(argv: list[str] | None = None) -> int:
 
     options = parse_args(args)
     import qasync
+    from PySide6.QtWidgets import QApplication
 
-    from ui.application import Application, StartupError
+    from ui.application import Application
     from ui.resources import ResourcesMissing
+    from ui.shell.interrupt import quit_on_sigint, restore_sigint
+    from ui.shell.startup import StartupError, log_unexpected, report_failure
     from ui.style import apply_style
 
     qt_app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -30,18 +32,31 @@ def main(argv: list[str] | None = None) -> int:
     try:
         apply_style(qt_app)
     except ResourcesMissing as error:
-        print(f"postdesk: {error}", file=sys.stderr)
+        report_failure(str(error))
         return 2
 
     async def run() -> int:
-        return await Application(qt_app, options).run()
+        app = Application(qt_app, options)
+        quit_on_sigint(app.quit, app.window)
+        return await app.run()
 
     try:
         with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
             return runner.run(run())
+    except KeyboardInterrupt:  # Ctrl+C before the window's handler was installed
+        return 130
     except StartupError as error:
-        print(f"postdesk: {error}", file=sys.stderr)
+        report_failure(str(error))
         return 2
+    except Exception as error:  # the last line of defence: a sentence, and the details in a file
+        from app.workspaces.profiles import Paths
+
+        log = log_unexpected(error, Paths().cache_dir)
+        where = f" The details are in {log}." if log is not None else ""
+        report_failure(f"Postdesk stopped because of an unexpected error ({error}).{where}")
+        return 1
+    finally:
+        restore_sigint()
 
 
 if __name__ == "__main__":

@@ -1,11 +1,14 @@
 """The one path for user-facing messages: errors, warnings and undo toasts.
 
 Everything the user must read goes through `MessageBridge`; the main window shows it as a
-non-blocking banner with the server's message, what to do next, and an optional action.
+non-blocking toast over the page area with the server's message, what to do next, and up to two
+actions. Messages posted for a workspace go through its `MessageScope`: when the workspace
+closes, its messages are withdrawn and their actions do nothing any more.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,6 +18,8 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 log = logging.getLogger(__name__)
+
+Callback = Callable[[], None]
 
 
 class Level(Enum):
@@ -29,8 +34,13 @@ class Message:
     level: Level = Level.INFO
     hint: str = ""
     action_label: str = ""
-    action: Callable[[], None] | None = field(default=None, compare=False)
+    action: Callback | None = field(default=None, compare=False)
     timeout_ms: int = 0  # 0 = stays until dismissed
+    second_label: str = ""
+    second_action: Callback | None = field(default=None, compare=False)
+    topic: str = ""
+    """Messages about one subject (e.g. "sync") replace each other and can be withdrawn."""
+    scope: MessageScope | None = field(default=None, compare=False, repr=False)
 
 
 def message_for_error(error: BaseException) -> Message:
@@ -44,6 +54,7 @@ def message_for_error(error: BaseException) -> Message:
 
 class MessageBridge(QObject):
     posted = Signal(object)  # Message
+    withdrawn = Signal(object)  # a predicate: Message -> bool; matching shown messages go away
 
     def post(self, message: Message) -> None:
         self.posted.emit(message)
@@ -60,12 +71,77 @@ class MessageBridge(QObject):
         text: str,
         *,
         action_label: str = "",
-        action: Callable[[], None] | None = None,
+        action: Callback | None = None,
         timeout_ms: int = 8000,
     ) -> None:
         self.post(
             Message(text=text, action_label=action_label, action=action, timeout_ms=timeout_ms)
         )
+
+    def withdraw(self, topic: str) -> None:
+        self.withdrawn.emit(lambda message: message.topic == topic)
+
+    def scope(self) -> MessageScope:
+        return MessageScope(self)
+
+
+class MessageScope:
+    """Messages on behalf of one owner (a workspace). After `close()` nothing more is posted,
+    the shown ones are withdrawn, and their buttons do nothing if clicked in the same instant."""
+
+    def __init__(self, bridge: MessageBridge) -> None:
+        self._bridge = bridge
+        self.closed = False
+
+    def post(self, message: Message) -> None:
+        if self.closed:
+            return
+        self._bridge.post(
+            dataclasses.replace(
+                message,
+                action=self._guard(message.action),
+                second_action=self._guard(message.second_action),
+                scope=self,
+            )
+        )
+
+    def error(self, error: BaseException) -> None:
+        if self.closed:
+            return
+        from app.api.errors import ApiError
+
+        if not isinstance(error, ApiError):
+            log.error("unexpected error", exc_info=error)
+        self.post(message_for_error(error))
+
+    def info(
+        self,
+        text: str,
+        *,
+        action_label: str = "",
+        action: Callback | None = None,
+        timeout_ms: int = 8000,
+    ) -> None:
+        self.post(
+            Message(text=text, action_label=action_label, action=action, timeout_ms=timeout_ms)
+        )
+
+    def withdraw(self, topic: str) -> None:
+        self._bridge.withdrawn.emit(lambda m: m.scope is self and m.topic == topic)
+
+    def close(self) -> None:
+        self.closed = True
+        self._bridge.withdrawn.emit(lambda m: m.scope is self)
+
+    def _guard(self, callback: Callback | None) -> Callback | None:
+        if callback is None:
+            return None
+
+        def guarded() -> None:
+            if not self.closed:
+                callback()
+
+        return guarded
 
 
 _COLOURS = {
@@ -76,7 +152,10 @@ _COLOURS = {
 
 
 class Banner(QFrame):
-    """Shows the latest message above the content; never blocks input."""
+    """Shows the latest message; never blocks input. Where it sits is the window's business
+    (a toast floating over the page area, so the page never moves)."""
+
+    changed = Signal()  # shown, hidden or new text: the owner re-places it
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -87,44 +166,74 @@ class Banner(QFrame):
         self._text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._action = QPushButton()
         self._action.setObjectName("bannerAction")
+        self._second = QPushButton()
+        self._second.setObjectName("bannerSecondAction")
         self._close = QPushButton("Dismiss")
         self._close.setObjectName("bannerClose")
-        self._close.clicked.connect(self.hide)
+        self._close.clicked.connect(self.dismiss)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(12, 8, 8, 8)
         layout.addWidget(self._text, 1)
         layout.addWidget(self._action)
+        layout.addWidget(self._second)
         layout.addWidget(self._close)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self.hide)
-        self._callback: Callable[[], None] | None = None
-        self._action.clicked.connect(self._run_action)
+        self._timer.timeout.connect(self.dismiss)
+        self._callbacks: dict[QPushButton, Callback | None] = {}
+        self._action.clicked.connect(lambda: self._run(self._action))
+        self._second.clicked.connect(lambda: self._run(self._second))
         self.current: Message | None = None
         self.hide()
+
+    @property
+    def action_button(self) -> QPushButton:
+        return self._action
+
+    @property
+    def second_button(self) -> QPushButton:
+        return self._second
 
     def show_message(self, message: Message) -> None:
         self.current = message
         background, foreground = _COLOURS[message.level]
         self.setStyleSheet(
-            f"QFrame#banner {{ background: {background}; border-bottom: 1px solid {foreground}; }}"
+            f"QFrame#banner {{ background: {background}; border: 1px solid {foreground};"
+            " border-radius: 6px; }"
             f"QFrame#banner QLabel {{ color: {foreground}; }}"
         )
         text = message.text if not message.hint else f"{message.text}\n{message.hint}"
         self._text.setText(text)
-        self._callback = message.action
-        self._action.setText(message.action_label)
-        self._action.setVisible(bool(message.action_label and message.action))
+        for button, label, callback in (
+            (self._action, message.action_label, message.action),
+            (self._second, message.second_label, message.second_action),
+        ):
+            self._callbacks[button] = callback
+            button.setText(label)
+            button.setVisible(bool(label and callback))
         self._timer.stop()
         if message.timeout_ms:
             self._timer.start(message.timeout_ms)
         self.show()
+        self.raise_()
+        self.changed.emit()
+
+    def withdraw(self, matches: Callable[[Message], bool]) -> None:
+        if self.current is not None and matches(self.current):
+            self.dismiss()
+
+    def dismiss(self) -> None:
+        self.current = None
+        self._callbacks.clear()
+        self._timer.stop()
+        self.hide()
+        self.changed.emit()
 
     def text(self) -> str:
-        return self._text.text()
+        return self._text.text() if self.current is not None else ""
 
-    def _run_action(self) -> None:
-        callback, self._callback = self._callback, None
-        self.hide()
+    def _run(self, button: QPushButton) -> None:
+        callback = self._callbacks.get(button)
+        self.dismiss()
         if callback is not None:
             callback()

@@ -1,10 +1,17 @@
 """One connected workspace as the UI sees it: the API client, the local cache and the sync loop,
-plus the post actions with undo. Widgets talk to this object, never to HTTP."""
+plus the post actions with undo. Widgets talk to this object, never to HTTP.
+
+Every write goes through `writes` (a WriteGate keyed by post id): a second request for a post
+whose write is still in flight is dropped, never sent. Views show busy posts from
+`writes.busyChanged`.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from datetime import datetime
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -14,8 +21,9 @@ from app.models import Post
 from app.store import WorkspaceCache
 from app.sync import SyncService, SyncState
 from app.workspaces.profiles import Profile
-from ui.messages import MessageBridge
+from ui.messages import MessageScope
 from ui.tasks import TaskGroup
+from ui.write_gate import WriteGate
 
 
 class WorkspaceSession(QObject):
@@ -28,7 +36,7 @@ class WorkspaceSession(QObject):
         profile: Profile,
         api_key: str,
         cache: WorkspaceCache,
-        messages: MessageBridge,
+        messages: MessageScope,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -38,7 +46,9 @@ class WorkspaceSession(QObject):
         self.client = ApiClient(profile.base_url, api_key, server_tz=profile.server_tz)
         self.state: SyncState | None = None
         self._tasks = TaskGroup(messages.error)
+        self.writes = WriteGate(self._tasks, self)
         self.first_sync_ok: bool | None = None
+        self.closed = False
         self.sync = SyncService(
             self.client, cache, on_state=self._on_state, on_changed=self.dataChanged.emit
         )
@@ -71,21 +81,34 @@ class WorkspaceSession(QObject):
         self.syncStateChanged.emit(state)
 
     def refresh(self) -> None:
-        self._tasks.spawn(self.sync.full_refresh())
+        self.sync.request_refresh(full=True)
 
     async def close(self) -> None:
+        """Cancel everything this workspace started, then close the client and the cache."""
+        self.closed = True
+        self.messages.close()
         await self._tasks.cancel_all()
         await self.client.aclose()
         self.cache.close()
 
     # -- post actions (DESIGN.md mapping) ------------------------------------------------------
+    def _write(self, post_id: str, coro: Coroutine[Any, Any, None]) -> asyncio.Task[Any] | None:
+        """The one door for writes: None (and nothing sent) while `post_id` is busy or after
+        the workspace closed."""
+        if self.closed:
+            coro.close()
+            return None
+        return self.writes.run(post_id, coro)
+
     def _stored(self, post: Post | list[Post]) -> None:
+        if self.closed:
+            return
         for item in post if isinstance(post, list) else [post]:
             self.cache.upsert_post(item)
         self.dataChanged.emit()
 
-    def reschedule(self, post_id: str, when: datetime) -> asyncio.Task[None]:
-        return self._tasks.spawn(self._reschedule(post_id, when, undoable=True))
+    def reschedule(self, post_id: str, when: datetime) -> asyncio.Task[Any] | None:
+        return self._write(post_id, self._reschedule(post_id, when, undoable=True))
 
     async def _reschedule(self, post_id: str, when: datetime, *, undoable: bool) -> None:
         before = self.cache.post(post_id)
@@ -96,54 +119,85 @@ class WorkspaceSession(QObject):
             self.messages.info(
                 "Post rescheduled.",
                 action_label="Undo",
-                action=lambda: self._undo(self._reschedule(post_id, previous, undoable=False)),
+                action=lambda: self._undo(
+                    post_id, self._reschedule(post_id, previous, undoable=False)
+                ),
             )
 
-    def unschedule(self, post_id: str) -> asyncio.Task[None]:
-        return self._tasks.spawn(self._unschedule(post_id))
+    def schedule(self, post_id: str, when: datetime) -> asyncio.Task[Any] | None:
+        """Draft → scheduled at `when` (spec §3)."""
+        return self._write(post_id, self._schedule(post_id, when, undoable=True))
 
-    async def _unschedule(self, post_id: str) -> None:
+    async def _schedule(self, post_id: str, when: datetime, *, undoable: bool) -> None:
+        post = await self.client.posts.schedule(post_id, when)
+        self._stored(post)
+        if undoable:
+            self.messages.info(
+                "Post scheduled.",
+                action_label="Undo",
+                action=lambda: self._undo(post_id, self._to_draft(post_id, undoable=False)),
+            )
+
+    def move_to_draft(self, post_id: str) -> asyncio.Task[Any] | None:
+        """Scheduled or failed → draft (spec §3)."""
+        return self._write(post_id, self._to_draft(post_id, undoable=True))
+
+    def unschedule(self, post_id: str) -> asyncio.Task[Any] | None:
+        return self.move_to_draft(post_id)
+
+    async def _to_draft(self, post_id: str, *, undoable: bool) -> None:
         before = self.cache.post(post_id)
         post = await self.client.posts.unschedule(post_id)
         self._stored(post)
-        if before is not None and before.scheduled_at is not None:
-            when = before.scheduled_at
+        if not undoable:
+            return
+        when = before.scheduled_at if before is not None else None
+        if before is not None and before.status == "scheduled" and when is not None:
             self.messages.info(
                 "Post moved back to drafts.",
                 action_label="Undo",
-                action=lambda: self._undo(self._schedule(post_id, when)),
+                action=lambda: self._undo(post_id, self._schedule(post_id, when, undoable=False)),
             )
+        else:
+            self.messages.info("Post moved back to drafts.")
 
-    async def _schedule(self, post_id: str, when: datetime) -> None:
-        self._stored(await self.client.posts.schedule(post_id, when))
+    def _undo(self, post_id: str, coro: Coroutine[Any, Any, None]) -> None:
+        self._write(post_id, coro)
 
-    def _undo(self, coro: object) -> None:
-        self._tasks.spawn(coro)  # type: ignore[arg-type]
-
-    def publish_now(self, post_id: str) -> asyncio.Task[None]:
-        return self._tasks.spawn(self._publish_now(post_id))
+    def publish_now(self, post_id: str) -> asyncio.Task[Any] | None:
+        return self._write(post_id, self._publish_now(post_id))
 
     async def _publish_now(self, post_id: str) -> None:
         self._stored(await self.client.posts.publish_now(post_id))
         self.messages.info("Publishing started.")
 
-    def duplicate(self, post_id: str) -> asyncio.Task[None]:
-        return self._tasks.spawn(self._duplicate(post_id))
+    def duplicate(self, post_id: str) -> asyncio.Task[Any] | None:
+        return self._write(post_id, self._duplicate(post_id))
 
     async def _duplicate(self, post_id: str) -> None:
         original = self.cache.post(post_id) or await self.client.posts.get(post_id)
         copies = await self.client.posts.duplicate(original)
         self._stored(copies)
-        self.messages.info("Post duplicated as a new draft.")
+        self.messages.info(duplicated_text(len(copies)))
 
-    def delete(self, post_id: str) -> asyncio.Task[None]:
-        return self._tasks.spawn(self._delete(post_id))
+    def delete(self, post_id: str) -> asyncio.Task[Any] | None:
+        return self._write(post_id, self._delete(post_id))
 
     async def _delete(self, post_id: str) -> None:
         await self.client.posts.delete(post_id)
+        if self.closed:
+            return
         self.cache.delete_post(post_id)
         self.dataChanged.emit()
         self.messages.info("Post deleted.")
 
     def post_count(self) -> int:
         return self.cache.count_posts()
+
+
+def duplicated_text(copies: int) -> str:
+    if copies == 1:
+        return "Post duplicated: 1 new draft."
+    if copies == 0:
+        return "Nothing was duplicated: the post has no destination that can be copied."
+    return f"Post duplicated: {copies} new drafts, one per destination."

@@ -14,7 +14,7 @@ class ApiError(Exception):
     """Base of every failure raised by `app.api`."""
 
     default_message = "The request to the server failed."
-    default_hint = "Try again. If it keeps failing, check the server address in the profile."
+    default_hint = "Try again. If it keeps failing, check the workspace's server address."
 
     def __init__(
         self, message: str | None = None, *, status: int | None = None, hint: str | None = None
@@ -36,7 +36,7 @@ class ConnectionFailed(ApiError):
 
     default_message = "Could not connect to the server."
     default_hint = (
-        "Check your internet connection and the server address in the profile, then try again."
+        "Check your internet connection and the workspace's server address, then try again."
     )
 
 
@@ -100,7 +100,7 @@ class AuthError(ApiError):
     """401: the key was not accepted."""
 
     default_message = "The API key was not accepted."
-    default_hint = "Check the API key of this profile, or create a new one in Settings → API Keys."
+    default_hint = "Check the workspace's API key, or create a new one in Settings → API Keys."
 
 
 class Unauthenticated(AuthError):

@@ -12,6 +12,7 @@ import calendar
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from enum import StrEnum
 from typing import TypeVar
@@ -168,3 +169,67 @@ def slot_instant(day: date, minutes: int, tz: tzinfo) -> datetime:
     """The instant of a time-grid slot: `minutes` of wall-clock time after midnight on `day`."""
     minutes = max(0, min(minutes, MINUTES_PER_DAY - 1))
     return local_instant(day, time(minutes // 60, minutes % 60), tz)
+
+
+# -- grid geometry (pixels, no Qt) -------------------------------------------------------------
+def split_evenly(start: int, length: int, count: int, index: int) -> tuple[int, int]:
+    """`[left, right)` of part `index` when `length` pixels from `start` are cut in `count`."""
+    count = max(count, 1)
+    return start + round(index * length / count), start + round((index + 1) * length / count)
+
+
+@dataclass(frozen=True)
+class MonthGeometry:
+    """Where each day cell of a month grid is. Frozen: a drag keeps the grid it began on."""
+
+    days: tuple[date, ...]
+    width: int
+    height: int
+    header: int
+
+    def cell(self, index: int) -> tuple[int, int, int, int]:
+        """`(left, top, right, bottom)` of cell `index` (right and bottom exclusive)."""
+        row, column = divmod(index, DAYS_PER_WEEK)
+        left, right = split_evenly(0, self.width, DAYS_PER_WEEK, column)
+        rows = max(len(self.days) // DAYS_PER_WEEK, 1)
+        grid_height = max(self.height - self.header, rows)
+        top, bottom = split_evenly(self.header, grid_height, rows, row)
+        return left, top, right, bottom
+
+    def day_at(self, x: float, y: float) -> date | None:
+        if not (0 <= x < self.width and self.header <= y < self.height):
+            return None
+        for index, day in enumerate(self.days):
+            left, top, right, bottom = self.cell(index)
+            if left <= x < right and top <= y < bottom:
+                return day
+        return None
+
+
+@dataclass(frozen=True)
+class WeekGeometry:
+    """Columns and hour scale of a week grid, in content coordinates (y = 0 at midnight)."""
+
+    days: tuple[date, ...]
+    width: int
+    gutter: int
+    hour_height: int
+
+    def column(self, index: int) -> tuple[int, int]:
+        return split_evenly(self.gutter, self.width - self.gutter, len(self.days), index)
+
+    def minutes_at(self, content_y: float) -> float:
+        return content_y * 60 / self.hour_height
+
+    def y_of(self, minutes: float) -> float:
+        return minutes * self.hour_height / 60
+
+    def slot_at(self, x: float, content_y: float, step: int = 15) -> tuple[date, int] | None:
+        """The day column under `x` and the wall-clock minutes at `content_y`, snapped."""
+        if x < self.gutter:
+            return None
+        for index, day in enumerate(self.days):
+            left, right = self.column(index)
+            if left <= x < right:
+                return day, snap_minutes(self.minutes_at(content_y), step)
+        return None

@@ -19,7 +19,7 @@ from app.domain.naming import account_label
 if TYPE_CHECKING:
     from app.models import Post, PostPlatform
 
-CARD_VERSION = 1
+CARD_VERSION = 2  # 2: published_at (a post published now has no scheduled_at)
 NO_TEXT = "(no text)"
 
 
@@ -66,6 +66,13 @@ class PostCard:
     networks: tuple[str, ...]  # of the enabled entries (all entries when none is enabled)
     account_ids: tuple[str, ...]  # likewise
     labels: tuple[CardLabel, ...]
+    published_at: datetime | None = None  # aware, UTC
+
+    @property
+    def calendar_at(self) -> datetime | None:
+        """Where the calendar shows the post: its schedule, or when it went out without one
+        (as the cache files it, `app.store.post_codec.calendar_time`)."""
+        return self.scheduled_at or self.published_at
 
 
 def _account_text(primary: PostPlatform | None, destinations: int) -> str:
@@ -95,17 +102,20 @@ def card_of(post: Post) -> PostCard:
             dict.fromkeys(p.social_account.id for p in enabled if p.social_account is not None)
         ),
         labels=tuple(CardLabel(label.id, label.name, label.color) for label in post.labels),
+        published_at=None if post.published_at is None else post.published_at.astimezone(UTC),
     )
 
 
 def card_to_json(card: PostCard) -> str:
     scheduled = card.scheduled_at
+    published = card.published_at
     return json.dumps(
         {
             "v": CARD_VERSION,
             "id": card.id,
             "status": card.status,
             "at": None if scheduled is None else scheduled.isoformat(),
+            "out": None if published is None else published.isoformat(),
             "summary": card.summary,
             "platform": card.platform,
             "account": card.account_text,
@@ -118,6 +128,11 @@ def card_to_json(card: PostCard) -> str:
     )
 
 
+# A version-1 card lacks only `published_at`: it still paints (no pydantic at start after an
+# upgrade), and the next sync stores the new card, since the stored text differs.
+_READABLE_VERSIONS = (1, CARD_VERSION)
+
+
 class StaleCard(ValueError):
     """The text is not a card this version writes: rebuild it from the post body."""
 
@@ -125,9 +140,9 @@ class StaleCard(ValueError):
 def card_from_json(text: str) -> PostCard:
     try:
         data: Any = json.loads(text)
-        if not isinstance(data, dict) or data.get("v") != CARD_VERSION:
+        if not isinstance(data, dict) or data.get("v") not in _READABLE_VERSIONS:
             raise StaleCard("not a card of this version")
-        at = data["at"]
+        at, out = data["at"], data.get("out")
         return PostCard(
             id=data["id"],
             status=data["status"],
@@ -138,6 +153,7 @@ def card_from_json(text: str) -> PostCard:
             networks=tuple(data["networks"]),
             account_ids=tuple(data["accounts"]),
             labels=tuple(CardLabel(*label) for label in data["labels"]),
+            published_at=None if out is None else datetime.fromisoformat(out).astimezone(UTC),
         )
     except StaleCard:
         raise

@@ -1,6 +1,9 @@
 """Demo mode: the sandbox API in a child process on a free loopback port, seeded with the demo
 workspace. The child reads our end of a pipe on stdin and exits at EOF, so it stops even when the
-app is killed (the kernel closes the pipe with the dying process)."""
+app is killed (the kernel closes the pipe with the dying process).
+
+The demo's database is kept between launches, so what the user changed in the demo is still
+there next time; `remove_database` (Workspace ▸ Reset demo data) starts it afresh."""
 
 from __future__ import annotations
 
@@ -13,6 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 READY_PREFIX = "READY "
+
+
+def remove_database(path: Path) -> None:
+    """Delete an SQLite file with its WAL and shared-memory companions."""
+    for suffix in ("", "-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
 
 
 class DemoStartFailed(Exception):
@@ -56,8 +65,9 @@ class DemoSandbox:
         from app.sandbox.seed import DEMO_API_KEY
 
         self._db_path.parent.mkdir(parents=True, exist_ok=True)
-        self._db_path.unlink(missing_ok=True)  # the demo starts fresh around today every time
         command = [*sandbox_command(self._python), "--port", "0", "--seed", "demo"]
+        # Retries 10 s apart (not the service's 60 s) so the demo's failing webhook pauses live.
+        command += ["--webhook-retry-delay", "10"]
         command += ["--db", str(self._db_path), "--exit-on-stdin-eof"]
         if self._posts is not None:
             command += ["--posts", str(self._posts)]

@@ -158,7 +158,7 @@ def run_app_breakdown(argv: list[str]) -> int:
     imports_ms = (time.monotonic() - started) * 1000
     from app.store import workspace_cache
     from ui.calendar import page
-    from ui.shell import main_window
+    from ui.shell import main_window, pages
 
     timings.wrap(ui.application.Application, "__init__", "Application.__init__ (window, pages)")
     timings.wrap(main_window.MainWindow, "__init__", "MainWindow.__init__")
@@ -170,7 +170,7 @@ def run_app_breakdown(argv: list[str]) -> int:
         workspace_cache.WorkspaceCache, "unscheduled_drafts", "WorkspaceCache.unscheduled_drafts"
     )
     timings.wrap(workspace_cache, "decode_post", "decode_post (json + pydantic)")
-    timings.wrap(ui.application.Application, "_paint_from_cache", "Application._paint_from_cache")
+    timings.wrap(pages.PageWiring, "paint_from_cache", "PageWiring.paint_from_cache")
 
     def describe(widget: QWidget) -> dict[str, Any]:
         import gc

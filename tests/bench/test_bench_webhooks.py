@@ -153,7 +153,7 @@ def results(
         Profile(id="bench", name="bench", base_url=base_url),
         API_KEY,
         WorkspaceCache(folder / "cache.sqlite3"),
-        MessageBridge(),
+        MessageBridge().scope(),
     )
     page = WebhooksPage()
     page.resize(1280, 860)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.content.text_render import html_to_text
 from app.domain.enums import PlatformStatus, describe
-from ui.calendar.actions import PostAction
+from app.posts.lifecycle import PostAction
 from ui.calendar.entries import Entry
 from ui.calendar.style import platform_status_color, status_color
 from ui.icons import network_icon, network_name
@@ -37,9 +37,11 @@ if TYPE_CHECKING:
 
 ACTION_COLUMNS = 2
 ACTION_ORDER = (
+    PostAction.SCHEDULE,
+    PostAction.EDIT,
     PostAction.RESCHEDULE,
     PostAction.PUBLISH_NOW,
-    PostAction.UNSCHEDULE,
+    PostAction.MOVE_TO_DRAFT,
     PostAction.DUPLICATE,
     PostAction.DELETE,
 )
@@ -234,8 +236,12 @@ class PostDetailPanel(QFrame):
         self.close_button.setToolTip("Close details")
         self.close_button.setAutoRaise(True)
         self.close_button.clicked.connect(self.closeRequested)
+        self.busy_label = plain_label("Saving…", object_name="busyText", wrap=False)
+        self.busy_label.setToolTip("A change to this post is on its way to the server.")
+        self.busy_label.hide()
         header = QHBoxLayout()
         header.addWidget(self.status_pill)
+        header.addWidget(self.busy_label)
         header.addStretch(1)
         header.addWidget(self.close_button)
 
@@ -311,6 +317,13 @@ class PostDetailPanel(QFrame):
             self._action_buttons[kind] = button
             self.actions_row.addWidget(button, index // ACTION_COLUMNS, index % ACTION_COLUMNS)
         self._update_action_buttons()
+
+    def set_busy(self, busy: bool) -> None:
+        """A write for the shown post is in flight: say so (the page disables its actions)."""
+        self.busy_label.setVisible(busy)
+
+    def is_busy(self) -> bool:
+        return not self.busy_label.isHidden()
 
     def action_button(self, kind: PostAction) -> QToolButton | None:
         return self._action_buttons.get(kind)

@@ -9,16 +9,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
+from functools import cached_property
 
 from app.calendar.post_card import CardLabel, PostCard
 from app.domain.enums import PostStatus, describe, known
-from ui.calendar.actions import PostAction, allowed_actions
+from app.posts.lifecycle import PostAction, allowed_actions
 
 
 @dataclass(frozen=True, eq=False)
 class Entry:
     card: PostCard
-    local: datetime | None  # scheduled_at in the display time zone
+    local: datetime | None  # where it shows (scheduled_at, else published_at) in the display zone
     actions: frozenset[PostAction]
 
     @property
@@ -33,16 +34,16 @@ class Entry:
     def scheduled_at(self) -> datetime | None:
         return self.card.scheduled_at
 
-    @property
+    @cached_property  # read for every paint of every chip
     def day(self) -> date | None:
         return self.local.date() if self.local is not None else None
 
-    @property
+    @cached_property  # read for every paint of every chip
     def minutes(self) -> int:
         """Wall-clock minutes since local midnight (0 when undated)."""
         return self.local.hour * 60 + self.local.minute if self.local is not None else 0
 
-    @property
+    @cached_property  # read for every paint of every chip
     def time_text(self) -> str:
         return self.local.strftime("%H:%M") if self.local is not None else ""
 
@@ -50,11 +51,11 @@ class Entry:
     def status(self) -> str:
         return self.card.status
 
-    @property
+    @cached_property  # read for every paint of every chip
     def known_status(self) -> PostStatus | None:
         return known(PostStatus, self.card.status)
 
-    @property
+    @cached_property  # read for every paint of every chip
     def status_text(self) -> str:
         return status_text(self.card.status)
 
@@ -70,11 +71,11 @@ class Entry:
     def labels(self) -> tuple[CardLabel, ...]:
         return self.card.labels
 
-    @property
+    @cached_property  # read for every paint of every chip
     def label_colors(self) -> tuple[str, ...]:
         return tuple(label.color or "#8a8fa3" for label in self.card.labels)
 
-    @property
+    @cached_property  # read for every paint of every chip
     def draggable(self) -> bool:
         # An undated draft dragged from the tray onto the calendar gets its first date.
         undated_draft = self.local is None and self.known_status is PostStatus.DRAFT
@@ -98,7 +99,8 @@ def status_text(raw: str | None) -> str:
 
 
 def build_entry(card: PostCard, tz: tzinfo) -> Entry:
-    local = card.scheduled_at.astimezone(tz) if card.scheduled_at is not None else None
+    shown_at = card.calendar_at
+    local = shown_at.astimezone(tz) if shown_at is not None else None
     return Entry(card=card, local=local, actions=allowed_actions(card))
 
 

@@ -35,7 +35,7 @@ class FilterBar(QWidget):
         self.account_combo = QComboBox()
         self.account_combo.setObjectName("accountFilter")
         self.account_combo.setAccessibleName("Filter by account or network")
-        self.account_combo.setMinimumContentsLength(18)
+        self.account_combo.setMinimumContentsLength(20)
         self.label_combo = QComboBox()
         self.label_combo.setObjectName("labelFilter")
         self.label_combo.setAccessibleName("Filter by label")
@@ -49,7 +49,12 @@ class FilterBar(QWidget):
         self.clear_button.setFlat(True)
         self.clear_button.clicked.connect(self.clear)
         for combo in (self.account_combo, self.label_combo, self.status_combo):
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+            # Sized by the minimum contents length, not by the longest account name: a long
+            # name must not push the page wider than a 1024 px window. The open list is as
+            # wide as its items (see _fit_popups).
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
             combo.currentIndexChanged.connect(self._changed)
         self._fill_status()
         self.set_choices([], [])
@@ -102,8 +107,15 @@ class FilterBar(QWidget):
         self._select(current)
         for combo in (self.account_combo, self.label_combo):
             combo.blockSignals(False)
+            self._fit_popup(combo)
         if self.current_filter() != current:
             self._changed()
+
+    @staticmethod
+    def _fit_popup(combo: QComboBox) -> None:
+        view = combo.view()
+        view.setMinimumWidth(view.sizeHintForColumn(0) + 24)
+        combo.setToolTip(combo.currentText())
 
     def current_filter(self) -> PostFilter:
         account_data = self.account_combo.currentData()
@@ -151,6 +163,8 @@ class FilterBar(QWidget):
 
     def _changed(self) -> None:
         self._update_clear()
+        for combo in (self.account_combo, self.label_combo, self.status_combo):
+            combo.setToolTip(combo.currentText())
         self.filterChanged.emit(self.current_filter())
 
     def _update_clear(self) -> None:

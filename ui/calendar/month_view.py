@@ -11,36 +11,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
-    QDrag,
     QDragEnterEvent,
     QDragLeaveEvent,
     QDragMoveEvent,
     QDropEvent,
     QFontMetrics,
-    QHelpEvent,
-    QMouseEvent,
     QPainter,
     QPaintEvent,
     QPalette,
     QPen,
     QResizeEvent,
 )
-from PySide6.QtWidgets import QApplication, QToolTip, QWidget
+from PySide6.QtWidgets import QWidget
 
-from app.calendar.grid import DAYS_PER_WEEK, GRID_WEEKS, month_grid_dates
-from ui.calendar.drag import (
-    DropTarget,
-    accept_post_drag,
-    drag_pixmap,
-    post_id_from_mime,
-    post_mime_data,
-)
+from app.calendar.grid import DAYS_PER_WEEK, MonthGeometry, month_grid_dates, split_evenly
+from ui.calendar.chip_grid import ChipInteraction, DragState, paint_ghost
+from ui.calendar.drag import DropTarget
 from ui.calendar.entries import Entry
 from ui.calendar.style import ACCENT, DROP_TARGET, TODAY, bold, mix, paint_chip, small_font, surface
-from ui.calendar.tooltips import entry_tooltip
 
 WEEKDAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
@@ -73,9 +64,7 @@ class MonthView(QWidget):
         self.setObjectName("monthView")
         self.setAccessibleName("Month calendar")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setMouseTracking(True)
-        self.setAcceptDrops(True)
-        self.setMinimumSize(560, 420)
+        self.setMinimumSize(7 * 44, 6 * 40)
         today = date.today()
         self._year, self._month = today.year, today.month
         self._today = today
@@ -86,8 +75,15 @@ class MonthView(QWidget):
         self._layout_dirty = True
         self._hover_more: date | None = None
         self._drop_day: date | None = None
-        self._press: tuple[QPoint, Entry] | None = None
         self._dragging: str | None = None
+        self._drag: DragState | None = None
+        self._busy: frozenset[str] = frozenset()
+        self.interaction = ChipInteraction(self, self, self)
+        self.interaction.postClicked.connect(self.postClicked)
+        self.interaction.postActivated.connect(self.postActivated)
+        self.interaction.dayClicked.connect(self.dayClicked)
+        self.interaction.dayActivated.connect(self.dayActivated)
+        self.interaction.moveRequested.connect(self.moveRequested)
 
     # -- data ------------------------------------------------------------------------------
     def set_month(self, year: int, month: int, today: date) -> None:
@@ -106,6 +102,11 @@ class MonthView(QWidget):
     def set_selected(self, post_id: str | None) -> None:
         if post_id != self._selected:
             self._selected = post_id
+            self.update()
+
+    def set_busy(self, post_ids: frozenset[str]) -> None:
+        if post_ids != self._busy:
+            self._busy = post_ids
             self.update()
 
     def days(self) -> list[date]:
@@ -177,19 +178,17 @@ class MonthView(QWidget):
         self._layout_dirty = True
         self.update()
 
+    def _geometry(self) -> MonthGeometry:
+        return MonthGeometry(tuple(self._days), self.width(), self.height(), self.HEADER_HEIGHT)
+
     def _ensure_layout(self) -> None:
         if not self._layout_dirty:
             return
         self._layout_dirty = False
-        width, height = self.width(), self.height()
-        grid_height = max(height - self.HEADER_HEIGHT, GRID_WEEKS)
+        geometry = self._geometry()
         self._cells = []
         for index, day in enumerate(self._days):
-            row, column = divmod(index, DAYS_PER_WEEK)
-            left = round(column * width / DAYS_PER_WEEK)
-            right = round((column + 1) * width / DAYS_PER_WEEK)
-            top = self.HEADER_HEIGHT + round(row * grid_height / GRID_WEEKS)
-            bottom = self.HEADER_HEIGHT + round((row + 1) * grid_height / GRID_WEEKS)
+            left, top, right, bottom = geometry.cell(index)
             cell = _Cell(day, QRect(left, top, right - left, bottom - top))
             self._layout_cell(cell, self._by_day.get(day, []))
             self._cells.append(cell)
@@ -240,6 +239,8 @@ class MonthView(QWidget):
         for cell in self._cells:
             if cell.rect.intersects(exposed):
                 self._paint_cell(painter, cell, base, text, muted, grid)
+        if self._drag is not None:
+            paint_ghost(painter, self._drag, palette, small_font(self.font()), self.rect())
         painter.end()
 
     def _paint_header(self, painter: QPainter, muted: QColor, grid: QColor) -> None:
@@ -248,8 +249,7 @@ class MonthView(QWidget):
         painter.setPen(muted)
         width = self.width()
         for column, name in enumerate(WEEKDAY_NAMES):
-            left = round(column * width / DAYS_PER_WEEK)
-            right = round((column + 1) * width / DAYS_PER_WEEK)
+            left, right = split_evenly(0, width, DAYS_PER_WEEK, column)
             rect = QRect(left + 10, 0, right - left - 10, self.HEADER_HEIGHT)
             painter.drawText(
                 rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, name.upper()
@@ -290,6 +290,7 @@ class MonthView(QWidget):
                 chip_font,
                 selected=entry.id == self._selected,
                 dragging=entry.id == self._dragging,
+                busy=entry.id in self._busy,
             )
         if cell.more_rect is not None:
             more_font = bold(chip_font)
@@ -347,120 +348,55 @@ class MonthView(QWidget):
             painter.setPen(text if in_month else muted)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, label)
 
-    # -- mouse -----------------------------------------------------------------------------
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        if event.button() != Qt.MouseButton.LeftButton:
-            super().mousePressEvent(event)
-            return
-        pos = event.position().toPoint()
+    # -- interaction (ChipSurface) ---------------------------------------------------------
+    def is_busy(self, post_id: str) -> bool:
+        return post_id in self._busy
+
+    def take_press(self, pos: QPoint) -> bool:
         more_day = self._more_at(pos)
-        if more_day is not None:
-            self.moreClicked.emit(more_day)
-            return
-        entry = self.entry_at(pos)
-        if entry is not None:
-            self._press = (pos, entry)
-            self.set_selected(entry.id)
-            self.postClicked.emit(entry.id)
-            return
-        day = self.day_at(pos)
-        if day is not None:
-            self.dayClicked.emit(day)
+        if more_day is None:
+            return False
+        self.moreClicked.emit(more_day)
+        return True
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        pos = event.position().toPoint()
-        if self._press is not None and event.buttons() & Qt.MouseButton.LeftButton:
-            start, entry = self._press
-            distance = (pos - start).manhattanLength()
-            if entry.draggable and distance >= QApplication.startDragDistance():
-                self._press = None
-                self._start_drag(entry, pos)
-            return
-        hover = self._more_at(pos)
-        if hover != self._hover_more:
-            self._hover_more = hover
+    def hover(self, pos: QPoint | None) -> bool:
+        over = self._more_at(pos) if pos is not None else None
+        if over != self._hover_more:
+            self._hover_more = over
             self.update()
-        over_target = hover is not None or self.entry_at(pos) is not None
-        self.setCursor(
-            Qt.CursorShape.PointingHandCursor if over_target else Qt.CursorShape.ArrowCursor
-        )
+        return over is not None
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        self._press = None
-        super().mouseReleaseEvent(event)
+    def drop_grid(self) -> _MonthDropGrid:
+        return _MonthDropGrid(self._geometry())
 
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
-        pos = event.position().toPoint()
-        if self._more_at(pos) is not None:
-            return
-        entry = self.entry_at(pos)
-        if entry is not None:
-            self.postActivated.emit(entry.id)
-            return
-        day = self.day_at(pos)
-        if day is not None:
-            self.dayActivated.emit(day)
-
-    def leaveEvent(self, event: QEvent) -> None:
-        if self._hover_more is not None:
-            self._hover_more = None
-            self.update()
-        super().leaveEvent(event)
-
-    def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
-            entry = self.entry_at(event.pos())
-            if entry is not None:
-                QToolTip.showText(event.globalPos(), entry_tooltip(entry), self)
-            else:
-                QToolTip.hideText()
-                event.ignore()
-            return True
-        return super().event(event)
-
-    # -- drag and drop ---------------------------------------------------------------------
-    def _start_drag(self, entry: Entry, pos: QPoint) -> None:
-        chip = self.chip_rect(entry.id)
-        drag = QDrag(self)
-        drag.setMimeData(post_mime_data(entry.id))
-        drag.setPixmap(drag_pixmap(self, entry, chip.size()))
-        drag.setHotSpot(pos - chip.topLeft())
-        self._dragging = entry.id
+    def show_drag(self, drag: DragState | None) -> None:
+        self._drag = drag
+        self._dragging = drag.post_id if drag is not None and drag.entry is not None else None
+        self._drop_day = drag.target.day if drag is not None and drag.target is not None else None
         self.update()
-        try:
-            drag.exec(Qt.DropAction.MoveAction)
-        finally:
-            self._dragging = None
-            self._drop_day = None
-            self.update()
+
+    def dragged_post_id(self) -> str | None:
+        return self._dragging
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        accept_post_drag(event)
+        self.interaction.outside_drop(event)
 
     def dragMoveEvent(self, event: QDragMoveEvent) -> None:
-        day = self.day_at(event.position().toPoint())
-        if day is None or post_id_from_mime(event.mimeData()) is None:
-            event.ignore()
-            return
-        if day != self._drop_day:
-            self._drop_day = day
-            self.update()
-        event.setDropAction(Qt.DropAction.MoveAction)
-        event.accept()
+        self.interaction.outside_drop(event)
 
     def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:
-        self._drop_day = None
-        self.update()
-        super().dragLeaveEvent(event)
+        self.interaction.drag_left()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        self._drop_day = None
-        self.update()
-        post_id = post_id_from_mime(event.mimeData())
-        day = self.day_at(event.position().toPoint())
-        if post_id is None or day is None:
-            event.ignore()
-            return
-        event.setDropAction(Qt.DropAction.MoveAction)
-        event.accept()
-        self.moveRequested.emit(post_id, DropTarget(day))
+        self.interaction.outside_drop(event)
+
+
+class _MonthDropGrid:
+    """A month grid's cells as they were when a drag began: the day under the pointer."""
+
+    def __init__(self, geometry: MonthGeometry) -> None:
+        self._geometry = geometry
+
+    def target_at(self, pos: QPoint, grab: QPoint) -> DropTarget | None:
+        day = self._geometry.day_at(pos.x(), pos.y())
+        return DropTarget(day) if day is not None else None

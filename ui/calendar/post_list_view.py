@@ -1,4 +1,9 @@
-"""A list view of posts (agenda, tray, day popup) that reports clicks by post id."""
+"""A list view of posts (agenda, tray, day popup) that reports clicks by post id.
+
+A click is reported on release, like in the calendar grids: the list selects a row on press,
+and reporting that would open the detail panel (and narrow the calendar) under a drag from the
+tray before it even began.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from collections.abc import Callable
 from datetime import date
 
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QListView, QWidget
 
 from ui.calendar.post_list import POST_ID_ROLE, PostListModel, PostRowDelegate, Row
@@ -44,6 +50,7 @@ class PostListView(QListView):
             self.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
             self.setDefaultDropAction(Qt.DropAction.MoveAction)
         self._quiet = False
+        self._pressing = False
         self.clicked.connect(self._on_clicked)
         self.activated.connect(self._on_activated)
         self.doubleClicked.connect(self._on_activated)
@@ -90,6 +97,13 @@ class PostListView(QListView):
         self.selectionModel().select(index, self.selectionModel().SelectionFlag.ClearAndSelect)
         self.selectionModel().setCurrentIndex(index, self.selectionModel().SelectionFlag.NoUpdate)
 
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._pressing = True  # the selection it makes is reported by `clicked`, on release
+        try:
+            super().mousePressEvent(event)
+        finally:
+            self._pressing = False
+
     def _on_clicked(self, index: QModelIndex) -> None:
         post_id = index.data(POST_ID_ROLE)
         if isinstance(post_id, str):
@@ -102,7 +116,7 @@ class PostListView(QListView):
 
     def _on_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         # Keyboard moves select too; a programmatic selection (reload) must stay silent.
-        if self._quiet:
+        if self._quiet or self._pressing:
             return
         for index in selected.indexes():
             post_id = index.data(POST_ID_ROLE)

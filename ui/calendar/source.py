@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from app.calendar.post_card import AccountChoice, CardLabel, PostCard, card_of
-from app.domain.enums import PostStatus
 
 if TYPE_CHECKING:
     from app.models import Label, Post, SocialAccountSummary
@@ -27,7 +26,8 @@ class CalendarSource(Protocol):
         ...
 
     def unscheduled_cards(self) -> list[PostCard]:
-        """Drafts without a date, for the "Unscheduled" tray."""
+        """Posts with no place on the calendar (no schedule, never published), for the
+        "Unscheduled" tray: drafts, and e.g. a post whose "publish now" failed."""
         ...
 
     def post(self, post_id: str) -> Post | None: ...
@@ -63,10 +63,12 @@ class InMemoryCalendarSource:
         dated: list[tuple[datetime, Post]] = []
         undated: list[Post] = []
         for post in posts:
-            if post.scheduled_at is None:
+            # Filed as the cache files them (app.store.post_codec.calendar_time).
+            shown_at = post.scheduled_at or post.published_at
+            if shown_at is None:
                 undated.append(post)
             else:
-                dated.append((_utc(post.scheduled_at), post))
+                dated.append((_utc(shown_at), post))
         dated.sort(key=lambda pair: pair[0])
         self._dated = dated
         self._keys = [when for when, _post in dated]
@@ -82,7 +84,8 @@ class InMemoryCalendarSource:
         return [post for _when, post in self._dated[low:high]]
 
     def unscheduled_drafts(self) -> list[Post]:
-        return [post for post in self._undated if post.status == PostStatus.DRAFT]
+        """Named like the cache's method: every post without a place on the calendar."""
+        return list(self._undated)
 
     def cards_between(self, start: datetime, end: datetime) -> list[PostCard]:
         return [card_of(post) for post in self.posts_between(start, end)]

@@ -22,10 +22,14 @@ STATUS_COLORS: dict[PostStatus | None, str] = {
 ACCENT = "#2563eb"
 TODAY = "#2563eb"
 DROP_TARGET = "#2563eb"
+NOW_LINE = "#dc2626"
+
+
+_STATUS_QCOLORS = {status: QColor(color) for status, color in STATUS_COLORS.items()}
 
 
 def status_color(raw: str | None) -> QColor:
-    return QColor(STATUS_COLORS[known(PostStatus, raw)])
+    return QColor(_STATUS_QCOLORS[known(PostStatus, raw)])  # a copy: callers may change it
 
 
 def platform_status_color(raw: str | None) -> QColor:
@@ -96,6 +100,27 @@ def paint_label_dots(
     return x
 
 
+CHIP_LINE_HEIGHT = 17
+"""Height of one text line in a chip; a chip this tall or more per line shows that many lines."""
+BUSY_TEXT = "Saving…"
+
+
+def split_lines(text: str, metrics: QFontMetrics, first: int, second: int) -> tuple[str, str]:
+    """`text` over two lines of `first` and `second` pixels, broken between words; the second
+    line is elided. A word too long for the first line starts the second one."""
+    words = text.split()
+    taken: list[str] = []
+    for word in words:
+        candidate = " ".join([*taken, word])
+        if metrics.horizontalAdvance(candidate) > first:
+            break
+        taken.append(word)
+    if not taken and words and second <= 0:
+        return metrics.elidedText(text, Qt.TextElideMode.ElideRight, first), ""
+    rest = " ".join(words[len(taken) :])
+    return " ".join(taken), metrics.elidedText(rest, Qt.TextElideMode.ElideRight, max(second, 0))
+
+
 def paint_chip(
     painter: QPainter,
     rect: QRect,
@@ -105,21 +130,27 @@ def paint_chip(
     *,
     selected: bool = False,
     dragging: bool = False,
+    busy: bool = False,
     show_time: bool = True,
 ) -> None:
-    """One post as a one-line chip: status bar, time, network icon, first line, label dots."""
+    """One post as a chip: status bar, time, network icon, first line of text, label dots.
+
+    A chip tall enough for two lines wraps the text onto the second one. Narrow chips give their
+    room to the text first (the time and the rest are in the tooltip), so a month cell at the
+    smallest window still reads as words rather than three letters.
+    """
     color = status_color(entry.status)
     base = surface(palette)
     text_color = palette.color(QPalette.ColorRole.Text)
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    if busy or dragging:
+        painter.setOpacity(painter.opacity() * (0.5 if dragging else 0.6))
     body = QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5)
     if selected:
         fill, text_color = color, QColor("#ffffff")
     else:
         fill = mix(base, color, 0.22 if is_dark(palette) else 0.12)
-    if dragging:
-        fill.setAlphaF(0.45)
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(fill)
     painter.drawRoundedRect(body, 4, 4)
@@ -134,26 +165,31 @@ def paint_chip(
         painter.drawRoundedRect(QRectF(body.left(), body.top(), 3.0, body.height()), 1.5, 1.5)
 
     painter.setClipRect(body)
+    lines = 2 if body.height() >= 2 * CHIP_LINE_HEIGHT else 1
+    line_height = body.height() / lines if lines == 1 else CHIP_LINE_HEIGHT
+    top = body.top() + (0 if lines == 1 else (body.height() - 2 * CHIP_LINE_HEIGHT) / 2)
+    first_line = QRectF(body.left(), top, body.width(), line_height)
     x = body.left() + 7
-    center_y = body.center().y()
+    center_y = first_line.center().y()
     right = body.right() - 4
-    roomy = body.width() >= 110  # narrow chips (crowded week slots) keep only time and icon
-    if entry.label_colors and roomy:
+    if entry.label_colors and body.width() >= 140:
         right = paint_label_dots(painter, right, center_y, entry.label_colors, diameter=6.5) - 1
     painter.setPen(text_color)
-    if show_time and entry.time_text and body.width() >= 44:
+    time_text = BUSY_TEXT if busy else entry.time_text if show_time else ""
+    if time_text and (busy or body.width() >= 96 or lines == 2):
         time_font = bold(font)
+        if busy:
+            time_font.setItalic(True)
         painter.setFont(time_font)
-        metrics = QFontMetrics(time_font)
-        width = metrics.horizontalAdvance(entry.time_text)
+        width = QFontMetrics(time_font).horizontalAdvance(time_text)
         painter.drawText(
-            QRectF(x, body.top(), width + 1, body.height()),
+            QRectF(x, first_line.top(), width + 1, line_height),
             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-            entry.time_text,
+            time_text,
         )
         x += width + 5
-    icon_size = min(14, int(body.height()) - 4)
-    if icon_size >= 8 and x + icon_size < right and body.width() >= 96:
+    icon_size = min(14, int(line_height) - 3)
+    if icon_size >= 8 and x + icon_size + 40 < right and body.width() >= 110:
         dpr = painter.device().devicePixelRatioF() if painter.device() else 1.0
         pixmap = network_pixmap(entry.platform, icon_size, dpr)
         painter.drawPixmap(QPointF(x, center_y - icon_size / 2), pixmap)
@@ -161,14 +197,18 @@ def paint_chip(
     painter.setFont(font)
     metrics = QFontMetrics(font)
     text = entry.summary if entry.known_status is not None else f"? {entry.summary}"
-    available = int(right - x)
-    if available > 14:
-        elided = metrics.elidedText(text, Qt.TextElideMode.ElideRight, available)
+    align = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+    text_left = body.left() + 7
+    if lines == 2:
+        second_width = int(body.right() - 4 - text_left)
+        one, two = split_lines(text, metrics, int(right - x), second_width)
+        painter.drawText(QRectF(x, first_line.top(), right - x, line_height), align, one)
         painter.drawText(
-            QRectF(x, body.top(), available, body.height()),
-            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-            elided,
+            QRectF(text_left, first_line.bottom(), second_width, line_height), align, two
         )
+    elif right - x > 8:
+        elided = metrics.elidedText(text, Qt.TextElideMode.ElideRight, int(right - x))
+        painter.drawText(QRectF(x, first_line.top(), right - x, line_height), align, elided)
     painter.restore()
 
 

@@ -1,13 +1,14 @@
-"""Navigation bar of the calendar: Today, previous/next, the period title, jump to a date, the
-view switch and the tray toggle. Buttons mirror the page's QActions, so menus and shortcuts the
-lead adds stay in step with them."""
+"""Navigation bar of the calendar: Today, previous/next, the period title, jump to a date and the
+view switch. Buttons mirror the page's QActions. Nothing in the bar may shrink below its text:
+the title picks the longest of its forms that fits, so at 1024 px the buttons never read "…"."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
 from PySide6.QtCore import QDate, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QResizeEvent
 from PySide6.QtWidgets import (
     QDateEdit,
     QHBoxLayout,
@@ -20,12 +21,46 @@ from PySide6.QtWidgets import (
 
 def action_button(action: QAction, object_name: str, *, text: str | None = None) -> QToolButton:
     button = QToolButton()
+    if text is not None:
+        # A tool button retakes its action's icon text whenever the action changes (e.g. its
+        # shortcuts), so the short label lives there; menus keep showing the full text.
+        action.setIconText(text)
     button.setDefaultAction(action)
     button.setObjectName(object_name)
-    if text is not None:
-        button.setText(text)
     button.setAutoRaise(False)
+    # Fixed: squeezed, a tool button elides its text to "…"; the title gives way instead.
+    button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
     return button
+
+
+class TitleLabel(QLabel):
+    """The period title: shows the longest of its forms that fits, never a cut one."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._forms: tuple[str, ...] = ("",)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(120)
+
+    def set_forms(self, forms: Sequence[str]) -> None:
+        self._forms = tuple(forms) or ("",)
+        self._fit()
+
+    def forms(self) -> tuple[str, ...]:
+        return self._forms
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        metrics = self.fontMetrics()
+        room = self.contentsRect().width() - 2 * self.margin() - 6
+        for form in self._forms:
+            if metrics.horizontalAdvance(form) <= room:
+                break
+        self.setText(form)
+        self.setToolTip(self._forms[0] if form != self._forms[0] else "")
 
 
 class CalendarToolbar(QWidget):
@@ -38,7 +73,6 @@ class CalendarToolbar(QWidget):
         previous: QAction,
         following: QAction,
         views: list[QAction],
-        tray: QAction,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -46,9 +80,8 @@ class CalendarToolbar(QWidget):
         self.today_button = action_button(today, "todayButton")
         self.previous_button = action_button(previous, "navButton", text="‹")
         self.next_button = action_button(following, "navButton", text="›")
-        self.title = QLabel()
+        self.title = TitleLabel()
         self.title.setObjectName("periodTitle")
-        self.title.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.jump_edit = QDateEdit()
         self.jump_edit.setObjectName("jumpToDate")
         self.jump_edit.setCalendarPopup(True)
@@ -73,13 +106,10 @@ class CalendarToolbar(QWidget):
             )
             switch_layout.addWidget(button)
             self.view_buttons.append(button)
-        self.tray_button = action_button(tray, "trayToggle")
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
-        layout.addWidget(self.tray_button)
-        layout.addSpacing(6)
         layout.addWidget(self.today_button)
         layout.addWidget(self.previous_button)
         layout.addWidget(self.next_button)
@@ -89,8 +119,9 @@ class CalendarToolbar(QWidget):
         layout.addSpacing(8)
         layout.addWidget(switch)
 
-    def set_title(self, text: str) -> None:
-        self.title.setText(text)
+    def set_title(self, forms: Sequence[str]) -> None:
+        """The title in forms from longest to shortest; the longest that fits is shown."""
+        self.title.set_forms(forms)
 
     def set_jump_date(self, day: date) -> None:
         self.jump_edit.blockSignals(True)

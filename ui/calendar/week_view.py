@@ -11,37 +11,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
-    QDrag,
     QDragEnterEvent,
     QDragLeaveEvent,
     QDragMoveEvent,
     QDropEvent,
     QFontMetrics,
-    QHelpEvent,
-    QMouseEvent,
     QPainter,
     QPaintEvent,
     QPalette,
     QPen,
     QResizeEvent,
 )
-from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QFrame, QToolTip, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QScrollBar, QWidget
 
-from app.calendar.grid import snap_minutes
-from ui.calendar.drag import (
-    DropTarget,
-    accept_post_drag,
-    drag_pixmap,
-    post_id_from_mime,
-    post_mime_data,
-)
+from app.calendar.grid import WeekGeometry
+from ui.calendar.chip_grid import ChipInteraction, DragState, paint_ghost
+from ui.calendar.drag import DropTarget
 from ui.calendar.entries import Entry
 from ui.calendar.month_view import WEEKDAY_NAMES
 from ui.calendar.style import (
+    CHIP_LINE_HEIGHT,
     DROP_TARGET,
+    NOW_LINE,
     TODAY,
     bold,
     mix,
@@ -50,10 +44,12 @@ from ui.calendar.style import (
     small_font,
     surface,
 )
-from ui.calendar.tooltips import entry_tooltip
 
 DEFAULT_SCROLL_MINUTES = 8 * 60
 SNAP_STEP = 15
+EDGE = 28
+"""A drag this close to the top or bottom of the hours scrolls them."""
+AUTOSCROLL_MS = 40
 
 
 @dataclass
@@ -72,7 +68,9 @@ class WeekView(QAbstractScrollArea):
     HOUR_HEIGHT = 52
     HEADER_HEIGHT = 52
     GUTTER = 58
-    BLOCK_HEIGHT = 24  # posts are instants; a block shows roughly half an hour
+    # Posts are instants: a block is one text line tall, two where the next post leaves room.
+    BLOCK_HEIGHT = CHIP_LINE_HEIGHT + 4
+    TALL_BLOCK_HEIGHT = 2 * CHIP_LINE_HEIGHT + 4
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -81,8 +79,6 @@ class WeekView(QAbstractScrollArea):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.viewport().setMouseTracking(True)
-        self.viewport().setAcceptDrops(True)
         self.setAcceptDrops(True)
         self.verticalScrollBar().setSingleStep(self.HOUR_HEIGHT // 2)
         self._days: list[date] = []
@@ -91,11 +87,22 @@ class WeekView(QAbstractScrollArea):
         self._blocks: list[_Block] = []
         self._layout_dirty = True
         self._selected: str | None = None
-        self._press: tuple[QPoint, Entry] | None = None
+        self._busy: frozenset[str] = frozenset()
         self._dragging: str | None = None
-        self._drag_offset_minutes = 0
+        self._drag: DragState | None = None
         self._drop_slot: DropTarget | None = None
         self._zone_label = ""
+        self._now: tuple[date, int] | None = None
+        self._autoscroll = QTimer(self)
+        self._autoscroll.setInterval(AUTOSCROLL_MS)
+        self._autoscroll.timeout.connect(self._scroll_while_dragging)
+        self._autoscroll_step = 0
+        self.interaction = ChipInteraction(self, self.viewport(), self)
+        self.interaction.postClicked.connect(self.postClicked)
+        self.interaction.postActivated.connect(self.postActivated)
+        self.interaction.dayClicked.connect(self.dayClicked)
+        self.interaction.dayActivated.connect(self.dayActivated)
+        self.interaction.moveRequested.connect(self.moveRequested)
 
     # -- data ------------------------------------------------------------------------------
     def set_week(self, days: list[date], today: date, zone_label: str = "") -> None:
@@ -112,6 +119,23 @@ class WeekView(QAbstractScrollArea):
         if post_id != self._selected:
             self._selected = post_id
             self.viewport().update()
+
+    def set_busy(self, post_ids: frozenset[str]) -> None:
+        if post_ids != self._busy:
+            self._busy = post_ids
+            self.viewport().update()
+
+    def set_now(self, day: date, minutes: int) -> None:
+        """Where the current-time line is drawn (the local day and minutes since midnight)."""
+        if (day, minutes) != self._now:
+            self._now = (day, minutes)
+            self.viewport().update()
+
+    def now_line_y(self) -> int | None:
+        """Viewport y of the current-time line; None when today is not in this week."""
+        if self._now is None or self._now[0] not in self._days:
+            return None
+        return self._viewport_y(self._now[1] * self.HOUR_HEIGHT / 60)
 
     def days(self) -> list[date]:
         return list(self._days)
@@ -162,12 +186,13 @@ class WeekView(QAbstractScrollArea):
         return QSize(980, 700)
 
     # -- geometry --------------------------------------------------------------------------
+    def geometry_now(self) -> WeekGeometry:
+        return WeekGeometry(
+            tuple(self._days), self.viewport().width(), self.GUTTER, self.HOUR_HEIGHT
+        )
+
     def _column_bounds(self, index: int) -> tuple[int, int]:
-        width = self.viewport().width() - self.GUTTER
-        count = max(len(self._days), 1)
-        left = self.GUTTER + round(index * width / count)
-        right = self.GUTTER + round((index + 1) * width / count)
-        return left, right
+        return self.geometry_now().column(index)
 
     def _content_y(self, viewport_y: float) -> float:
         return viewport_y - self.HEADER_HEIGHT + self.verticalScrollBar().value()
@@ -181,16 +206,9 @@ class WeekView(QAbstractScrollArea):
         left, right = self._column_bounds(index)
         return QPoint((left + right) // 2, self._viewport_y(minutes * self.HOUR_HEIGHT / 60))
 
-    def slot_at(self, pos: QPoint, offset_minutes: int = 0) -> DropTarget | None:
+    def slot_at(self, pos: QPoint) -> DropTarget | None:
         """The day and snapped wall-clock time under a viewport position."""
-        if pos.y() < self.HEADER_HEIGHT or pos.x() < self.GUTTER:
-            return None
-        for index, day in enumerate(self._days):
-            left, right = self._column_bounds(index)
-            if left <= pos.x() < right:
-                minutes = self._content_y(pos.y()) * 60 / self.HOUR_HEIGHT - offset_minutes
-                return DropTarget(day, snap_minutes(minutes, SNAP_STEP))
-        return None
+        return self.drop_grid().target_at(pos, QPoint(0, 0))
 
     def block_rect(self, post_id: str) -> QRect:
         """Where a post's block is, in viewport coordinates (empty when not shown)."""
@@ -199,6 +217,13 @@ class WeekView(QAbstractScrollArea):
             if block.entry.id == post_id:
                 return block.rect.translated(0, self._viewport_y(0))
         return QRect()
+
+    def chip_rect(self, post_id: str) -> QRect:
+        return self.block_rect(post_id)
+
+    def day_at(self, pos: QPoint) -> date | None:
+        slot = self.slot_at(pos)
+        return slot.day if slot is not None else None
 
     def entry_at(self, pos: QPoint) -> Entry | None:
         if pos.y() < self.HEADER_HEIGHT:
@@ -221,28 +246,20 @@ class WeekView(QAbstractScrollArea):
         self._blocks = []
         for index, day in enumerate(self._days):
             left, right = self._column_bounds(index)
-            self._layout_day(self.entries_on(day), left + 2, right - 4)
+            self._layout_day(self.entries_on(day), left + 2, right - 2)
 
     def _layout_day(self, entries: list[Entry], left: int, right: int) -> None:
-        """Overlapping blocks share the column side by side, like a meeting calendar."""
-        cluster: list[tuple[Entry, int, int]] = []  # entry, top, column
+        """Posts less than a line apart share the column side by side; the others take its
+        whole width, and two lines of height where the next post leaves room."""
+        clusters: list[list[tuple[Entry, int, int]]] = []  # entry, top, column
         column_ends: list[int] = []
         cluster_end = -1
-
-        def flush() -> None:
-            count = max(len(column_ends), 1)
-            width = (right - left) / count
-            for entry, top, column in cluster:
-                x = round(left + column * width)
-                rect = QRect(x, top, max(round(width) - 2, 8), self.BLOCK_HEIGHT)
-                self._blocks.append(_Block(entry, rect))
-
+        lowest = self.content_height() - self.BLOCK_HEIGHT
         for entry in entries:
-            top = round(entry.minutes * self.HOUR_HEIGHT / 60)
-            top = min(top, self.content_height() - self.BLOCK_HEIGHT)
-            if top >= cluster_end and cluster:
-                flush()
-                cluster, column_ends = [], []
+            top = min(round(entry.minutes * self.HOUR_HEIGHT / 60), lowest)
+            if top >= cluster_end or not clusters:
+                clusters.append([])
+                column_ends = []
             for column, end in enumerate(column_ends):
                 if end <= top:
                     column_ends[column] = top + self.BLOCK_HEIGHT
@@ -250,10 +267,21 @@ class WeekView(QAbstractScrollArea):
             else:
                 column = len(column_ends)
                 column_ends.append(top + self.BLOCK_HEIGHT)
-            cluster.append((entry, top, column))
+            clusters[-1].append((entry, top, column))
             cluster_end = max(cluster_end, top + self.BLOCK_HEIGHT)
-        if cluster:
-            flush()
+        for index, cluster in enumerate(clusters):
+            limit = (
+                clusters[index + 1][0][1] if index + 1 < len(clusters) else self.content_height()
+            )
+            count = max(column for _e, _t, column in cluster) + 1
+            width = (right - left) / count
+            for position, (entry, top, column) in enumerate(cluster):
+                below = [t for _e, t, c in cluster[position + 1 :] if c == column]
+                room = min([limit, *below]) - top - 2
+                height = max(self.BLOCK_HEIGHT, min(self.TALL_BLOCK_HEIGHT, room))
+                x = round(left + column * width)
+                rect = QRect(x, top, max(round(width) - 2, 8), height)
+                self._blocks.append(_Block(entry, rect))
 
     # -- painting --------------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -272,7 +300,12 @@ class WeekView(QAbstractScrollArea):
         self._paint_columns(painter, base, text, grid)
         self._paint_hours(painter, muted, grid, half_grid, width)
         self._paint_blocks(painter)
+        self._paint_now_line(painter)
         self._paint_drop_slot(painter)
+        if self._drag is not None:
+            paint_ghost(
+                painter, self._drag, palette, small_font(self.font()), self.viewport().rect()
+            )
         painter.setClipping(False)
         self._paint_header(painter, base, text, muted, grid, width)
         painter.end()
@@ -328,7 +361,23 @@ class WeekView(QAbstractScrollArea):
                 font,
                 selected=block.entry.id == self._selected,
                 dragging=block.entry.id == self._dragging,
+                busy=block.entry.id in self._busy,
             )
+
+    def _paint_now_line(self, painter: QPainter) -> None:
+        y = self.now_line_y()
+        if y is None or self._now is None:
+            return
+        left, right = self._column_bounds(self._days.index(self._now[0]))
+        color = QColor(NOW_LINE)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(QPen(color, 2))
+        painter.drawLine(left, y, right, y)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(color)
+        painter.drawEllipse(QPointF(left + 1, y), 4.5, 4.5)
+        painter.restore()
 
     def _paint_drop_slot(self, painter: QPainter) -> None:
         slot = self._drop_slot
@@ -402,110 +451,81 @@ class WeekView(QAbstractScrollArea):
                 metrics.elidedText(self._zone_label, Qt.TextElideMode.ElideRight, self.GUTTER - 14),
             )
 
-    # -- mouse -----------------------------------------------------------------------------
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        if event.button() != Qt.MouseButton.LeftButton:
-            super().mousePressEvent(event)
-            return
-        pos = event.position().toPoint()
-        entry = self.entry_at(pos)
-        if entry is not None:
-            self._press = (pos, entry)
-            self.set_selected(entry.id)
-            self.postClicked.emit(entry.id)
-            return
-        slot = self.slot_at(pos)
-        if slot is not None:
-            self.dayClicked.emit(slot.day)
+    # -- interaction (ChipSurface) ---------------------------------------------------------
+    def is_busy(self, post_id: str) -> bool:
+        return post_id in self._busy
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        pos = event.position().toPoint()
-        if self._press is not None and event.buttons() & Qt.MouseButton.LeftButton:
-            start, entry = self._press
-            if entry.draggable and (pos - start).manhattanLength() >= (
-                QApplication.startDragDistance()
-            ):
-                self._press = None
-                self._start_drag(entry, start)
-            return
-        over = self.entry_at(pos) is not None
-        self.viewport().setCursor(
-            Qt.CursorShape.PointingHandCursor if over else Qt.CursorShape.ArrowCursor
-        )
+    def take_press(self, pos: QPoint) -> bool:
+        return False
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        self._press = None
-        super().mouseReleaseEvent(event)
+    def hover(self, pos: QPoint | None) -> bool:
+        return False
 
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
-        pos = event.position().toPoint()
-        entry = self.entry_at(pos)
-        if entry is not None:
-            self.postActivated.emit(entry.id)
-            return
-        slot = self.slot_at(pos)
-        if slot is not None:
-            self.dayActivated.emit(slot.day)
+    def drop_grid(self) -> _WeekDropGrid:
+        return _WeekDropGrid(self.geometry_now(), self.HEADER_HEIGHT, self.verticalScrollBar())
 
-    def viewportEvent(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
-            entry = self.entry_at(event.pos())
-            if entry is not None:
-                QToolTip.showText(event.globalPos(), entry_tooltip(entry), self.viewport())
-            else:
-                QToolTip.hideText()
-                event.ignore()
-            return True
-        return super().viewportEvent(event)
-
-    # -- drag and drop ---------------------------------------------------------------------
-    def _start_drag(self, entry: Entry, grab: QPoint) -> None:
-        rect = self.block_rect(entry.id)
-        # Keep the block's top where the user sees it: the drop time is the block's new top.
-        self._drag_offset_minutes = round((grab.y() - rect.top()) * 60 / self.HOUR_HEIGHT)
-        drag = QDrag(self)
-        drag.setMimeData(post_mime_data(entry.id))
-        drag.setPixmap(drag_pixmap(self, entry, rect.size()))
-        drag.setHotSpot(grab - rect.topLeft())
-        self._dragging = entry.id
+    def show_drag(self, drag: DragState | None) -> None:
+        self._drag = drag
+        self._dragging = drag.post_id if drag is not None and drag.entry is not None else None
+        self._drop_slot = drag.target if drag is not None else None
+        self._autoscroll_step = self._edge_step(drag)
+        if self._autoscroll_step and not self._autoscroll.isActive():
+            self._autoscroll.start()
+        elif not self._autoscroll_step:
+            self._autoscroll.stop()
         self.viewport().update()
-        try:
-            drag.exec(Qt.DropAction.MoveAction)
-        finally:
-            self._dragging = None
-            self._drag_offset_minutes = 0
-            self._drop_slot = None
-            self.viewport().update()
+
+    def _edge_step(self, drag: DragState | None) -> int:
+        """Pixels to scroll per tick while a drag of ours is held near an edge of the hours."""
+        if drag is None or drag.entry is None:
+            return 0
+        y = drag.pos.y()
+        if self.HEADER_HEIGHT <= y < self.HEADER_HEIGHT + EDGE:
+            return -self.HOUR_HEIGHT // 4
+        if self.viewport().height() - EDGE < y:
+            return self.HOUR_HEIGHT // 4
+        return 0
+
+    def _scroll_while_dragging(self) -> None:
+        bar = self.verticalScrollBar()
+        before = bar.value()
+        bar.setValue(before + self._autoscroll_step)
+        if bar.value() == before:
+            self._autoscroll.stop()
+            return
+        self.interaction.refresh_drag()
+
+    def dragged_post_id(self) -> str | None:
+        return self._dragging
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        accept_post_drag(event)
+        self.interaction.outside_drop(event)
 
     def dragMoveEvent(self, event: QDragMoveEvent) -> None:
-        slot = self.slot_at(event.position().toPoint(), self._drag_offset_minutes)
-        if slot is None or post_id_from_mime(event.mimeData()) is None:
-            self._drop_slot = None
-            self.viewport().update()
-            event.ignore()
-            return
-        if slot != self._drop_slot:
-            self._drop_slot = slot
-            self.viewport().update()
-        event.setDropAction(Qt.DropAction.MoveAction)
-        event.accept()
+        self.interaction.outside_drop(event)
 
     def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:
-        self._drop_slot = None
-        self.viewport().update()
-        super().dragLeaveEvent(event)
+        self.interaction.drag_left()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        self._drop_slot = None
-        self.viewport().update()
-        post_id = post_id_from_mime(event.mimeData())
-        slot = self.slot_at(event.position().toPoint(), self._drag_offset_minutes)
-        if post_id is None or slot is None:
-            event.ignore()
-            return
-        event.setDropAction(Qt.DropAction.MoveAction)
-        event.accept()
-        self.moveRequested.emit(post_id, slot)
+        self.interaction.outside_drop(event)
+
+    def drop_slot(self) -> DropTarget | None:
+        return self._drop_slot
+
+
+class _WeekDropGrid:
+    """A week's columns as they were when a drag began. The scroll position is read live: the
+    user sees the hours move when they scroll, and aims at what they see."""
+
+    def __init__(self, geometry: WeekGeometry, header: int, scroll: QScrollBar) -> None:
+        self._geometry = geometry
+        self._header = header
+        self._scroll = scroll
+
+    def target_at(self, pos: QPoint, grab: QPoint) -> DropTarget | None:
+        if pos.y() < self._header:
+            return None
+        top = pos.y() - grab.y() - self._header + self._scroll.value()
+        slot = self._geometry.slot_at(pos.x(), top, SNAP_STEP)
+        return DropTarget(*slot) if slot is not None else None

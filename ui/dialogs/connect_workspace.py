@@ -1,7 +1,8 @@
 """Connect a workspace: name, base URL, API key, server time zone; the key is tested before saving.
 
 The dialog never talks HTTP: it is handed a `verify` coroutine function (the app's
-`verify_workspace`) and shows the typed error it raises, in words, next to the form.
+`verify_workspace`) and shows the typed error it raises, in words, next to the form. Cancel while
+the key is being tested cancels the test: `connected` is never emitted, so nothing is saved.
 """
 
 from __future__ import annotations
@@ -50,7 +51,13 @@ Verifier = Callable[[WorkspaceForm], Awaitable[None]]
 class ConnectWorkspaceDialog(QDialog):
     connected = Signal(object)  # WorkspaceForm, after the key was accepted by the server
 
-    def __init__(self, verify: Verifier, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        verify: Verifier,
+        parent: QWidget | None = None,
+        *,
+        prefill: WorkspaceForm | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Connect a workspace")
         self.setMinimumWidth(520)
@@ -74,6 +81,10 @@ class ConnectWorkspaceDialog(QDialog):
         self.error_label.setStyleSheet("color: #b42318;")
         self.error_label.hide()
 
+        self.intro_label = QLabel()
+        self.intro_label.setWordWrap(True)
+        self.intro_label.hide()
+
         form = QFormLayout()
         form.addRow("Name", self.name_edit)
         form.addRow("Base URL", self.url_edit)
@@ -88,9 +99,30 @@ class ConnectWorkspaceDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         self.connect_button.clicked.connect(self._submit)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.intro_label)
         layout.addLayout(form)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
+        if prefill is not None:
+            self.name_edit.setText(prefill.name)
+            self.url_edit.setText(prefill.base_url)
+            self.key_edit.setText(prefill.api_key)
+            self.tz_combo.setCurrentText(prefill.server_timezone)
+            self.key_edit.setFocus()
+
+    def set_intro(self, text: str) -> None:
+        self.intro_label.setText(text)
+        self.intro_label.setVisible(bool(text))
+
+    @property
+    def testing(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def done(self, result: int) -> None:
+        # Closing the dialog (Cancel, Esc, the window's close button) ends a running key test.
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        super().done(result)
 
     def form(self) -> WorkspaceForm:
         """The cleaned form; raises ValueError with a user-facing message on bad input."""
@@ -116,12 +148,16 @@ class ConnectWorkspaceDialog(QDialog):
         except ValueError as error:
             self.show_error(str(error))
             return
+        if self.testing:
+            return
         self._set_busy(True)
         self._task = asyncio.ensure_future(self._check(form))
 
     async def _check(self, form: WorkspaceForm) -> None:
         try:
             await self._verify(form)
+        except asyncio.CancelledError:
+            raise
         except Exception as error:  # every failure is shown in the form, none is lost
             message = getattr(error, "message", None) or str(error)
             hint = getattr(error, "hint", "")
@@ -129,8 +165,9 @@ class ConnectWorkspaceDialog(QDialog):
             return
         finally:
             self._set_busy(False)
-        self.connected.emit(form)
+        self._task = None
         self.accept()
+        self.connected.emit(form)
 
     def _set_busy(self, busy: bool) -> None:
         self.connect_button.setEnabled(not busy)

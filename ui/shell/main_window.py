@@ -1,12 +1,17 @@
-"""The main window: a sidebar of sections, the current page, the message banner and a status bar."""
+"""The main window: a sidebar of sections, the current page, the message toast and a status bar.
+
+The toast floats over the bottom of the page area: it never moves the page, so a click aimed at a
+button lands on that button whether or not a message is showing.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QPaintEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -20,32 +25,51 @@ from PySide6.QtWidgets import (
 
 from ui.messages import Banner, Message, MessageBridge
 from ui.sections import SECTIONS
-from ui.shell.status import connection_text, last_sync_text
+from ui.shell.status import connection_text, last_sync_text, utc_now
 
 if TYPE_CHECKING:
     from app.sync.state import SyncState
+
+CLOCK_TICK_MS = 15_000
+"""How often "Synced N min ago" is rewritten (the text changes once a minute at most)."""
+TOAST_MARGIN = 16
+TOAST_MAX_WIDTH = 760
+
+
+class Sidebar(QListWidget):
+    """The section list without type-ahead: letters belong to the page's shortcuts."""
+
+    def keyboardSearch(self, search: str) -> None:
+        return None
 
 
 class MainWindow(QMainWindow):
     closing = Signal()
     firstPainted = Signal()
+    sectionChanged = Signal(str)
 
-    def __init__(self, messages: MessageBridge, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        messages: MessageBridge,
+        parent: QWidget | None = None,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Postdesk")
         self.resize(1360, 860)
+        self.setMinimumSize(1024, 640)
         self.messages = messages
+        self.clock = clock
         self.painted = False
         """Whether the window has been on screen; slow start-up work waits for it."""
-        self.sidebar = QListWidget()
+        self.sidebar = Sidebar()
         self.sidebar.setObjectName("sidebar")
         self.sidebar.setFixedWidth(180)
         self.pages = QStackedWidget()
-        self.banner = Banner()
-        messages.posted.connect(self._show_message)
         self._section_pages: dict[str, QWidget] = {}
         self._page_builders: dict[str, Callable[[QWidget], QWidget]] = {}
-        for index, name in enumerate(SECTIONS):
+        for name in SECTIONS:
             item = QListWidgetItem(name.capitalize())
             item.setData(Qt.ItemDataRole.UserRole, name)
             self.sidebar.addItem(item)
@@ -53,21 +77,24 @@ class MainWindow(QMainWindow):
             placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
             self._section_pages[name] = placeholder
             self.pages.addWidget(placeholder)
-            self._add_section_shortcut(index, name)
         self.sidebar.currentRowChanged.connect(self._show_row)
 
-        content = QWidget()
-        column = QVBoxLayout(content)
+        self.page_area = QWidget()
+        column = QVBoxLayout(self.page_area)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        column.addWidget(self.banner)
         column.addWidget(self.pages, 1)
+        self.banner = Banner(self.page_area)  # not in the layout: it floats
+        self.banner.changed.connect(self._place_banner)
+        self.page_area.installEventFilter(self)
+        messages.posted.connect(self._show_message)
+        messages.withdrawn.connect(self.banner.withdraw)
         body = QWidget()
         row = QHBoxLayout(body)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(0)
         row.addWidget(self.sidebar)
-        row.addWidget(content, 1)
+        row.addWidget(self.page_area, 1)
         self.setCentralWidget(body)
 
         self.workspace_label = QLabel("No workspace")
@@ -76,18 +103,13 @@ class MainWindow(QMainWindow):
         for label in (self.workspace_label, self.connection_label, self.sync_label):
             self.statusBar().addPermanentWidget(label)
         self._last_state: SyncState | None = None
-        # The "N min ago" text ages even when nothing syncs.
-        self._clock = QTimer(self)
-        self._clock.setInterval(30_000)
-        self._clock.timeout.connect(self._refresh_sync_label)
-        self._clock.start()
+        self._last_sync_at: datetime | None = None
+        # "N min ago" ages even when nothing syncs.
+        self.status_clock = QTimer(self)
+        self.status_clock.setInterval(CLOCK_TICK_MS)
+        self.status_clock.timeout.connect(self.refresh_sync_label)
+        self.status_clock.start()
         self.sidebar.setCurrentRow(0)
-
-    def _add_section_shortcut(self, index: int, name: str) -> None:
-        action = QAction(f"Go to {name.capitalize()}", self)
-        action.setShortcut(QKeySequence(f"Ctrl+{index + 1}"))
-        action.triggered.connect(lambda: self.show_section(name))
-        self.addAction(action)
 
     # -- sections ---
     def set_page(self, name: str, widget: QWidget) -> None:
@@ -114,10 +136,19 @@ class MainWindow(QMainWindow):
             self.set_page(name, build(self.pages))
         return self._section_pages[name]
 
+    def sections(self) -> tuple[str, ...]:
+        return SECTIONS
+
+    def built_page(self, name: str) -> QWidget | None:
+        """The page if it exists already (never builds it)."""
+        return None if name in self._page_builders else self._section_pages[name]
+
     def _show_row(self, row: int) -> None:
         if row >= 0:
             self.page(SECTIONS[row])
         self.pages.setCurrentIndex(row)
+        if row >= 0:
+            self.sectionChanged.emit(SECTIONS[row])
 
     def show_section(self, name: str) -> None:
         self.sidebar.setCurrentRow(SECTIONS.index(name))
@@ -130,18 +161,49 @@ class MainWindow(QMainWindow):
         self.workspace_label.setText(f"Workspace: {name}")
         self.setWindowTitle(f"{name} — Postdesk")
 
-    def show_sync_state(self, state: SyncState) -> None:
+    def show_sync_state(self, state: SyncState | None) -> None:
         self._last_state = state
+        if state is not None:
+            self._last_sync_at = state.last_sync_at
         self.connection_label.setText(connection_text(state))
-        self._refresh_sync_label()
+        self.refresh_sync_label()
 
-    def _refresh_sync_label(self) -> None:
-        state = self._last_state
-        self.sync_label.setText(last_sync_text(state.last_sync_at if state else None))
+    def show_saved_sync(self, when: datetime | None) -> None:
+        """When the opened workspace's saved data was last synced (before any sync this run)."""
+        self._last_sync_at = when
+        self.refresh_sync_label()
 
+    def show_connection_text(self, text: str) -> None:
+        """A connection state no sync reported (e.g. no key to connect with)."""
+        self.connection_label.setText(text)
+
+    def refresh_sync_label(self) -> None:
+        self.sync_label.setText(last_sync_text(self._last_sync_at, self.clock()))
+
+    # -- messages ---
     def _show_message(self, message: Message) -> None:
         self.banner.show_message(message)
 
+    def _place_banner(self) -> None:
+        banner = self.banner
+        if banner.isHidden():
+            return
+        area = self.page_area.rect()
+        width = min(TOAST_MAX_WIDTH, max(area.width() - 2 * TOAST_MARGIN, 200))
+        height = banner.heightForWidth(width)
+        if height <= 0:
+            height = banner.sizeHint().height()
+        x = area.left() + (area.width() - width) // 2
+        y = area.bottom() - height - TOAST_MARGIN
+        banner.setGeometry(x, y, width, height)
+        banner.raise_()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.page_area and event.type() == QEvent.Type.Resize:
+            self._place_banner()
+        return super().eventFilter(watched, event)
+
+    # -- window ---
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
         if not self.painted:

@@ -1,8 +1,12 @@
-"""Status bar texts: workspace, connection state and last sync, in words."""
+"""Status bar texts: workspace, connection state and last sync, in words.
+
+"Showing saved data" is said only when something was saved: a workspace that never synced has
+nothing to show, and says so.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -12,11 +16,14 @@ if TYPE_CHECKING:
 _PHASE_TEXT = {
     "idle": "Online",
     "syncing": "Syncing…",
-    "offline": "Offline — showing saved data",
+    "offline": "Offline",
     "subscription_required": "Subscription required",
     "auth_failed": "API key refused",
-    "error": "Sync failed — showing saved data",
+    "error": "Sync failed",
 }
+_KEEPS_SAVED_DATA = ("offline", "error")
+SHOWING_SAVED = " — showing saved data"
+NOTHING_SAVED = " — nothing saved yet"
 
 
 def connection_text(state: SyncState | None) -> str:
@@ -26,16 +33,22 @@ def connection_text(state: SyncState | None) -> str:
         if state.retry_in:
             return f"Rate limited, retrying in {round(state.retry_in)} s"
         return "Rate limited"
-    return _PHASE_TEXT.get(state.phase, state.phase)
+    text = _PHASE_TEXT.get(state.phase, state.phase)
+    if state.phase in _KEEPS_SAVED_DATA:
+        text += SHOWING_SAVED if state.last_sync_at is not None else NOTHING_SAVED
+    return text
 
 
-def last_sync_text(when: datetime | None, now: datetime | None = None) -> str:
+def last_sync_text(when: datetime | None, now: datetime) -> str:
     if when is None:
         return "Never synced"
-    now = now or datetime.now(when.tzinfo)
     seconds = max((now - when).total_seconds(), 0)
     if seconds < 60:
         return "Synced just now"
     if seconds < 3600:
         return f"Synced {int(seconds // 60)} min ago"
     return "Synced " + when.astimezone().strftime("%d %b %H:%M")
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)

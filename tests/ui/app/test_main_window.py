@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
+from ui.action_spec import ActionSpec
 from ui.messages import MessageBridge
 from ui.shell.main_window import MainWindow
+from ui.shell.registry import ActionRegistry
 
 
 class Builds:
@@ -76,10 +80,17 @@ def test_a_page_set_directly_replaces_a_pending_builder(qtbot: QtBot) -> None:
 
 def test_the_section_shortcut_builds_the_page(qtbot: QtBot) -> None:
     main = window(qtbot)
+    registry = ActionRegistry(main, main.current_section)
+    registry.add(
+        ActionSpec("go.signatures", "Signatures", lambda: main.show_section("signatures"), "Ctrl+4")
+    )
     build = Builds("Signatures page")
     main.set_page_builder("signatures", build)
-    [go_to] = [action for action in main.actions() if action.text() == "Go to Signatures"]
-    go_to.trigger()
+    main.show()
+    main.activateWindow()
+    qtbot.waitUntil(main.isActiveWindow)
+    main.sidebar.setFocus()
+    QTest.keyClick(main.sidebar, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier)
     assert main.current_section() == "signatures"
     assert main.pages.currentWidget() is main.page("signatures")
     assert len(build.parents) == 1

@@ -1,4 +1,5 @@
-"""The "Unscheduled" tray: drafts without a date, collapsible, draggable onto the calendar."""
+"""The "Unscheduled" tray: posts without a place on the calendar, collapsible, drafts draggable
+onto it."""
 
 from __future__ import annotations
 
@@ -12,13 +13,15 @@ from tests.ui.calendar.factories import make_post
 from ui.calendar.drag import post_id_from_mime
 
 
-def test_the_tray_lists_undated_drafts_only(make_page: PageFactory) -> None:
+def test_the_tray_lists_what_has_no_place_on_the_calendar(make_page: PageFactory) -> None:
     undated = make_post(when=None, status="draft", content="<p>Idea: <b>barista</b> tips</p>")
     dated = make_post(when=local_instant(date(2025, 10, 22), time(9), BERLIN), status="draft")
-    odd_undated = make_post(when=None, status="failed")
-    page = make_page([undated, dated, odd_undated])
-    assert page.tray_list.post_model.post_ids() == [undated.id]
-    assert page.action_tray.text() == "Unscheduled · 1"
+    # A "publish now" that failed: no date, and the cache lists it here too (it must not vanish).
+    failed_now = make_post(when=None, status="failed")
+    page = make_page([undated, dated, failed_now])
+    assert set(page.tray_list.post_model.post_ids()) == {undated.id, failed_now.id}
+    assert page.action_tray.text() == "Unscheduled · 2"
+    assert page.tray_title.text() == "Unscheduled (2)"
     entry = page.tray_list.post_model.rows()[0].entry
     assert entry is not None
     assert entry.summary == "Idea: barista tips"

@@ -59,7 +59,7 @@ def make_session(tmp_path: Path, runner: LoopRunner, posted: Posted) -> Iterator
         bridge.posted.connect(posted.append)
         profile = Profile(id=f"test-{name}", name=name, base_url=base_url)
         cache = WorkspaceCache(tmp_path / f"{name}.sqlite3")
-        session = WorkspaceSession(profile, api_key, cache, bridge)
+        session = WorkspaceSession(profile, api_key, cache, bridge.scope())
         sessions.append(session)
         return session
 

@@ -1,0 +1,285 @@
+"""What the user does with workspaces: connect one, replace or enter a key, switch, remove, reset
+the demo. Dialogs are opened with `open()` (never `exec()`), keyring calls run off the GUI
+thread, and every coroutine is owned by the app's or the workspace's task group."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
+
+from app.workspaces.profiles import ConfigError, Profile, ProfileStore
+from ui.messages import Level, Message, MessageBridge
+from ui.tasks import TaskGroup
+from ui.workspace_manager import DEMO_PROFILE, KeyNeeded, WorkspaceManager, is_saved_profile
+
+if TYPE_CHECKING:
+    from app.workspaces.key_vault import KeyVault
+    from ui.dialogs.connect_workspace import ConnectWorkspaceDialog, WorkspaceForm
+    from ui.dialogs.welcome import WelcomeDialog
+
+
+class WorkspaceFlows:
+    def __init__(
+        self,
+        window: QWidget,
+        manager: WorkspaceManager,
+        profiles: ProfileStore,
+        messages: MessageBridge,
+        tasks: TaskGroup,
+    ) -> None:
+        self.window = window
+        self.manager = manager
+        self.profiles = profiles
+        self.messages = messages
+        self.tasks = tasks
+        self._vault: KeyVault | None = None
+        # Open non-modal dialogs, kept so they live on (and tests can reach them).
+        self.welcome_dialog: WelcomeDialog | None = None
+        self.connect_dialog: ConnectWorkspaceDialog | None = None
+        self.keyring_box: QMessageBox | None = None
+        self.remove_box: QMessageBox | None = None
+        self.reset_box: QMessageBox | None = None
+        manager.keyNeeded.connect(self._on_key_needed)
+        manager.keyProblem.connect(self.replace_key)
+
+    @property
+    def vault(self) -> KeyVault:
+        if self._vault is None:
+            from app.workspaces.key_vault import KeyVault
+
+            # This run reads POSTDESK_API_KEY itself (--base-url only): saved workspaces never
+            # see it.
+            self._vault = KeyVault(environ={})
+        return self._vault
+
+    # -- the saved key ---
+    async def saved_key(self, profile: Profile) -> str:
+        from app.workspaces.key_vault import KeyringUnavailable
+
+        try:
+            key = await asyncio.to_thread(self.vault.get, profile.id)
+        except KeyringUnavailable as error:
+            raise KeyNeeded(str(error), keyring_missing=True) from None
+        if key is None:
+            raise KeyNeeded(f"No API key is stored for {profile.name}.", keyring_missing=False)
+        return key
+
+    def _on_key_needed(self, profile: Profile, needed: KeyNeeded) -> None:
+        set_connection = getattr(self.window, "show_connection_text", None)
+        if set_connection is not None:
+            set_connection("Not connected — no API key")
+        self.manager.scope.post(
+            Message(
+                needed.why,
+                Level.WARNING,
+                hint="The saved posts are shown. Enter the key to connect.",
+                action_label="Enter key…",
+                action=lambda: self.enter_key(profile, session_only=needed.keyring_missing),
+                topic="key",
+            )
+        )
+        self.enter_key(profile, session_only=needed.keyring_missing)
+
+    # -- switching ---
+    def saved_profiles(self, *, quiet: bool = False) -> list[Profile]:
+        try:
+            return self.profiles.load()
+        except ConfigError as error:
+            if not quiet:
+                self.messages.error(error)
+            return []
+
+    def switch_to(self, profile: Profile) -> None:
+        if profile.is_demo:
+            self.tasks.spawn(self.manager.open(profile, ""))
+            return
+        self.profiles.active_id = profile.id
+        self.tasks.spawn(self.manager.open(profile, None))
+
+    def menu_items(self, menu: QMenu) -> list[QAction]:
+        """The workspace list for the Workspace menu (the current one checked)."""
+        current = self.manager.profile
+        items = []
+        for profile in [*self.saved_profiles(quiet=True), DEMO_PROFILE]:
+            action = QAction(profile.name, menu)
+            action.setCheckable(True)
+            action.setChecked(current is not None and current.id == profile.id)
+            action.triggered.connect(lambda _=False, p=profile: self.switch_to(p))
+            items.append(action)
+        return items
+
+    # -- first run ---
+    def offer_first_run(self) -> None:
+        from ui.dialogs.welcome import WelcomeDialog
+
+        dialog = WelcomeDialog(self.window)
+        dialog.connectChosen.connect(self.show_connect_dialog)
+        dialog.demoChosen.connect(lambda: self.switch_to(DEMO_PROFILE))
+        dialog.open()
+        self.welcome_dialog = dialog
+
+    # -- connecting ---
+    def show_connect_dialog(self) -> None:
+        self._open_connect_dialog(None, session_only=False)
+
+    def replace_key(self, profile: Profile) -> None:
+        """The server refused the key: enter a new one for this same workspace."""
+        self._open_connect_dialog(profile, session_only=False)
+
+    def enter_key(self, profile: Profile, *, session_only: bool) -> None:
+        self._open_connect_dialog(profile, session_only=session_only)
+
+    def _open_connect_dialog(self, existing: Profile | None, *, session_only: bool) -> None:
+        from ui.dialogs.connect_workspace import ConnectWorkspaceDialog, WorkspaceForm
+
+        if self.connect_dialog is not None and self.connect_dialog.isVisible():
+            self.connect_dialog.raise_()
+            return
+        prefill = None
+        if existing is not None:
+            prefill = WorkspaceForm(existing.name, existing.base_url, "", existing.server_timezone)
+        dialog = ConnectWorkspaceDialog(self._verify, self.window, prefill=prefill)
+        if existing is not None:
+            dialog.setWindowTitle(f"API key for {existing.name}")
+        if session_only:
+            dialog.set_intro(
+                "No system keyring is available, so the key cannot be stored. Enter it to use "
+                "this workspace until Postdesk quits."
+            )
+        elif existing is not None:
+            dialog.set_intro(f"Enter a new API key for {existing.name}.")
+        dialog.connected.connect(
+            lambda form: self.tasks.spawn(self._connected(form, existing, session_only))
+        )
+        dialog.open()
+        self.connect_dialog = dialog
+
+    async def _verify(self, form: WorkspaceForm) -> None:
+        from app.workspaces.verification import verify_workspace
+
+        await verify_workspace(form.base_url, form.api_key, form.server_timezone)
+
+    def _same_workspace(self, form: WorkspaceForm) -> Profile | None:
+        """A saved workspace with this address and name: connecting it again updates it."""
+        return next(
+            (
+                p
+                for p in self.saved_profiles(quiet=True)
+                if p.base_url == form.base_url and p.name.casefold() == form.name.casefold()
+            ),
+            None,
+        )
+
+    async def _connected(
+        self, form: WorkspaceForm, existing: Profile | None, session_only: bool
+    ) -> None:
+        from app.workspaces.key_vault import KeyringUnavailable
+
+        existing = existing if existing is not None else self._same_workspace(form)
+        if existing is not None:
+            profile = dataclasses.replace(
+                existing,
+                name=form.name,
+                base_url=form.base_url,
+                server_timezone=form.server_timezone,
+            )
+        else:
+            profile = Profile.create(form.name, form.base_url, form.server_timezone)
+        try:
+            await asyncio.to_thread(
+                self.vault.set, profile.id, form.api_key, session_only=session_only
+            )
+        except KeyringUnavailable as error:
+            self._ask_session_only(profile, form.api_key, str(error), existing is not None)
+            return
+        await self._remember_and_open(profile, form.api_key, existing is not None)
+
+    async def _remember_and_open(self, profile: Profile, api_key: str, known: bool) -> None:
+        if known and self.profiles.get(profile.id) is not None:
+            self.profiles.update(profile)
+        else:
+            self.profiles.add(profile)
+        self.profiles.active_id = profile.id
+        await self.manager.open(profile, api_key)
+
+    def _ask_session_only(self, profile: Profile, api_key: str, reason: str, known: bool) -> None:
+        box = QMessageBox(self.window)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("No keyring available")
+        box.setText(reason)
+        box.setInformativeText(
+            "Postdesk stores API keys only in the system keyring, never in a file. Keep the key "
+            "for this session only? You will have to enter it again next time."
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+
+        def answered(button: int) -> None:
+            if button == QMessageBox.StandardButton.Yes:
+                self.vault.set(profile.id, api_key, session_only=True)  # memory only
+                self.tasks.spawn(self._remember_and_open(profile, api_key, known))
+
+        box.finished.connect(answered)
+        box.open()
+        self.keyring_box = box
+
+    # -- removing ---
+    def confirm_remove(self) -> None:
+        profile = self.manager.profile
+        if profile is None or not is_saved_profile(profile):
+            return
+        box = QMessageBox(self.window)
+        box.setWindowTitle("Remove workspace")
+        box.setText(f"Remove {profile.name} from Postdesk?")
+        box.setInformativeText(
+            "Its API key is deleted from the keyring and its local cache "
+            "is dropped. Nothing changes on the server."
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel)
+
+        def answered(button: int) -> None:
+            if button == QMessageBox.StandardButton.Ok:
+                self.tasks.spawn(self._remove(profile))
+
+        box.finished.connect(answered)
+        box.open()
+        self.remove_box = box
+
+    async def _remove(self, profile: Profile) -> None:
+        from app.workspaces.demo import remove_database
+        from app.workspaces.key_vault import KeyringUnavailable
+
+        await self.manager.close()
+        # Without a keyring nothing was stored there, so nothing is left behind.
+        with contextlib.suppress(KeyringUnavailable):
+            await asyncio.to_thread(self.vault.delete, profile.id)
+        self.profiles.remove(profile.id)
+        remove_database(self.manager.paths.profile_db(profile.id))
+        remaining = self.saved_profiles(quiet=True)
+        if remaining:
+            self.switch_to(remaining[0])
+        else:
+            self.offer_first_run()
+
+    # -- the demo ---
+    def confirm_reset_demo(self) -> None:
+        box = QMessageBox(self.window)
+        box.setWindowTitle("Reset demo data")
+        box.setText("Start the demo workspace afresh?")
+        box.setInformativeText(
+            "Every change made in the demo workspace is lost, and new demo posts are made "
+            "around today. Your own workspaces are not touched."
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Reset | QMessageBox.StandardButton.Cancel)
+
+        def answered(button: int) -> None:
+            if button == QMessageBox.StandardButton.Reset:
+                self.tasks.spawn(self.manager.reset_demo())
+
+        box.finished.connect(answered)
+        box.open()
+        self.reset_box = box

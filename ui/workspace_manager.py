@@ -1,0 +1,227 @@
+"""The open workspace's lifetime: its cache, its session, its tasks and its messages.
+
+Nothing a workspace started outlives it: closing it cancels its tasks, closes its session and
+withdraws its messages (their Undo/Retry buttons do nothing any more). The demo server is kept
+across switches: it belongs to the run, not to one opening of the demo workspace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+
+from app.store import WorkspaceCache
+from app.workspaces.profiles import Paths, Profile
+from ui.messages import Level, Message, MessageBridge, MessageScope
+from ui.tasks import TaskGroup
+
+if TYPE_CHECKING:
+    from app.sync.state import SyncState
+    from app.workspaces.demo import DemoEndpoint, DemoSandbox
+    from ui.session import WorkspaceSession
+
+DEMO_PROFILE = Profile(
+    id="demo", name="Demo workspace", base_url="http://127.0.0.1/api", is_demo=True
+)
+"""The demo server picks a free port at start; the real address replaces this one then."""
+SYNC_TOPIC = "sync"
+_NOTHING_SAVED_YET = "Nothing was saved on this computer yet."
+
+
+class KeyNeeded(Exception):
+    """The workspace has no usable key; `why` says so in words (no keyring, no key stored)."""
+
+    def __init__(self, why: str, *, keyring_missing: bool) -> None:
+        super().__init__(why)
+        self.why = why
+        self.keyring_missing = keyring_missing
+
+
+KeyLookup = Callable[[Profile], Awaitable[str]]
+"""Returns the saved key of a profile, or raises KeyNeeded."""
+
+
+class WorkspaceManager(QObject):
+    cacheOpened = Signal(object)  # WorkspaceCache: paint it at once
+    sessionChanged = Signal(object)  # WorkspaceSession | None
+    dataChanged = Signal()
+    syncStateChanged = Signal(object)  # SyncState | None
+    keyNeeded = Signal(object, object)  # Profile, KeyNeeded
+    keyProblem = Signal(object)  # Profile whose key the server refused
+
+    def __init__(
+        self,
+        paths: Paths,
+        messages: MessageBridge,
+        *,
+        first_paint: Callable[[], Awaitable[None]],
+        key_lookup: KeyLookup,
+        demo_posts: int | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.paths = paths
+        self.bridge = messages
+        self._first_paint = first_paint
+        self._key_lookup = key_lookup
+        self._demo_posts = demo_posts
+        self.profile: Profile | None = None
+        self.cache: WorkspaceCache | None = None
+        self.session: WorkspaceSession | None = None
+        self.scope: MessageScope = messages.scope()
+        self.scope.close()  # nothing is open yet
+        self.tasks = TaskGroup(messages.error)
+        self.demo: DemoSandbox | None = None
+        self._demo_endpoint: DemoEndpoint | None = None
+        self._switching = asyncio.Lock()
+        self._last_sync_message: tuple[str, str] | None = None
+
+    # -- opening and closing ---
+    async def open(self, profile: Profile, api_key: str | None) -> None:
+        """Close the current workspace, paint the new one from its cache, then connect.
+
+        `api_key` None: the saved key is looked up (off the GUI thread); when there is none,
+        `keyNeeded` is emitted and the workspace stays open on its saved data.
+        """
+        async with self._switching:
+            await self._close()
+            self.profile = profile
+            self.scope = self.bridge.scope()
+            self.tasks = TaskGroup(self.scope.error)
+            self._last_sync_message = None
+            self.cache = WorkspaceCache(self.paths.profile_db(profile.id))
+            if self.cache.reset is not None:
+                self.scope.post(Message(self.cache.reset.message, Level.WARNING))
+            self.syncStateChanged.emit(None)
+            self.cacheOpened.emit(self.cache)
+            await self._first_paint()
+            if profile.is_demo:
+                profile, api_key = await self._start_demo(profile)
+                self.profile = profile
+            if api_key is None:
+                try:
+                    api_key = await self._key_lookup(profile)
+                except KeyNeeded as needed:
+                    self.keyNeeded.emit(profile, needed)
+                    return
+            self._start_session(profile, api_key)
+
+    def _start_session(self, profile: Profile, api_key: str) -> None:
+        from ui.session import WorkspaceSession  # the client and models: ~250 ms of imports
+
+        assert self.cache is not None
+        session = WorkspaceSession(profile, api_key, self.cache, self.scope, self)
+        session.syncStateChanged.connect(self._on_sync_state)
+        session.dataChanged.connect(self.dataChanged)
+        self.session = session
+        self.sessionChanged.emit(session)
+        session.start()
+
+    async def close(self) -> None:
+        async with self._switching:
+            await self._close()
+            self.profile = None
+
+    async def _close(self) -> None:
+        session, self.session = self.session, None
+        cache, self.cache = self.cache, None
+        self.scope.close()
+        await self.tasks.cancel_all()
+        if session is not None:
+            self.sessionChanged.emit(None)
+            await session.close()
+            session.deleteLater()
+        elif cache is not None:
+            cache.close()
+
+    def spawn(self, coro: Awaitable[object]) -> None:
+        """Run `coro` as a task of the open workspace: cancelled when it closes."""
+        self.tasks.spawn(_as_coroutine(coro))
+
+    # -- sync state in words ---
+    def _on_sync_state(self, state: SyncState) -> None:
+        self.syncStateChanged.emit(state)
+        if state.phase in ("idle", "syncing", "rate_limited"):
+            if state.phase == "idle":
+                self._last_sync_message = None
+                self.scope.withdraw(SYNC_TOPIC)
+            return
+        shown = (state.phase, state.message)
+        if shown == self._last_sync_message:
+            return
+        self._last_sync_message = shown
+        self.scope.post(self.sync_message(state))
+
+    def sync_message(self, state: SyncState) -> Message:
+        from app.sync.state import SHOWING_SAVED_COPY
+
+        hint = state.hint
+        if state.last_sync_at is None:
+            hint = hint.replace(SHOWING_SAVED_COPY, _NOTHING_SAVED_YET).strip()
+        key_problem = state.phase == "auth_failed"
+        profile = self.profile
+        can_replace = key_problem and profile is not None and is_saved_profile(profile)
+        return Message(
+            text=state.message,
+            level=Level.ERROR if state.phase != "offline" else Level.WARNING,
+            hint=hint,
+            action_label="Retry",
+            action=self.retry,
+            second_label="Replace key…" if can_replace else "",
+            second_action=(lambda: self.keyProblem.emit(profile)) if can_replace else None,
+            topic=SYNC_TOPIC,
+        )
+
+    def retry(self) -> None:
+        if self.session is not None:
+            self.session.refresh()
+
+    # -- demo ---
+    async def _start_demo(self, profile: Profile) -> tuple[Profile, str]:
+        from app.workspaces.demo import DemoSandbox
+
+        if self.demo is None or not self.demo.running:
+            self.demo = DemoSandbox(self.demo_database(), posts=self._demo_posts)
+            self._demo_endpoint = await asyncio.to_thread(self.demo.start)
+        endpoint = self._demo_endpoint
+        assert endpoint is not None
+        return dataclasses.replace(profile, base_url=endpoint.base_url), endpoint.api_key
+
+    def demo_database(self) -> Path:
+        return self.paths.data_dir / "demo-sandbox.sqlite3"
+
+    async def reset_demo(self) -> None:
+        """Throw the demo's server data and its local cache away and open it afresh."""
+        async with self._switching:
+            await self._close()
+            self.profile = None
+            await self.stop_demo()
+            from app.workspaces.demo import remove_database
+
+            remove_database(self.demo_database())
+            remove_database(self.paths.profile_db(DEMO_PROFILE.id))
+        await self.open(DEMO_PROFILE, "")
+
+    async def stop_demo(self) -> None:
+        demo, self.demo = self.demo, None
+        self._demo_endpoint = None
+        if demo is not None:
+            await asyncio.to_thread(demo.stop)
+
+    async def shutdown(self) -> None:
+        await self.close()
+        await self.stop_demo()
+
+
+def is_saved_profile(profile: Profile) -> bool:
+    """A workspace from the saved list (not the demo, not a one-run --base-url)."""
+    return not profile.is_demo and not profile.id.startswith("url-")
+
+
+async def _as_coroutine(awaitable: Awaitable[object]) -> object:
+    return await awaitable
