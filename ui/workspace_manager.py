@@ -30,6 +30,7 @@ DEMO_PROFILE = Profile(
 )
 """The demo server picks a free port at start; the real address replaces this one then."""
 SYNC_TOPIC = "sync"
+UNREADABLE_TOPIC = "unreadable"
 _NOTHING_SAVED_YET = "Nothing was saved on this computer yet."
 
 
@@ -80,6 +81,7 @@ class WorkspaceManager(QObject):
         self._demo_endpoint: DemoEndpoint | None = None
         self._switching = asyncio.Lock()
         self._last_sync_message: tuple[str, str] | None = None
+        self._last_unreadable = ""
 
     # -- opening and closing ---
     async def open(self, profile: Profile, api_key: str | None) -> None:
@@ -94,6 +96,7 @@ class WorkspaceManager(QObject):
             self.scope = self.bridge.scope()
             self.tasks = TaskGroup(self.scope.error)
             self._last_sync_message = None
+            self._last_unreadable = ""
             self.cache = WorkspaceCache(self.paths.profile_db(profile.id))
             if self.cache.reset is not None:
                 self.scope.post(Message(self.cache.reset.message, Level.WARNING))
@@ -150,12 +153,33 @@ class WorkspaceManager(QObject):
             if state.phase == "idle":
                 self._last_sync_message = None
                 self.scope.withdraw(SYNC_TOPIC)
+                self._report_unreadable(state)
             return
         shown = (state.phase, state.message)
         if shown == self._last_sync_message:
             return
         self._last_sync_message = shown
         self.scope.post(self.sync_message(state))
+
+    def _report_unreadable(self, state: SyncState) -> None:
+        """Items the server sent in a shape we cannot read are left out of the calendar: name
+        them in the window, once per change (the minutely light refresh must not repost it)."""
+        summary = state.unreadable_summary()
+        if summary == self._last_unreadable:
+            return
+        self._last_unreadable = summary
+        if not summary:
+            self.scope.withdraw(UNREADABLE_TOPIC)
+            return
+        self.scope.post(
+            Message(
+                text=summary,
+                level=Level.WARNING,
+                hint="The server sent them in a shape Postdesk cannot read, so they are left "
+                "out here (copies saved earlier are kept). Check them in the web app.",
+                topic=UNREADABLE_TOPIC,
+            )
+        )
 
     def sync_message(self, state: SyncState) -> Message:
         from app.sync.state import SHOWING_SAVED_COPY
