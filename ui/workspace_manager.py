@@ -81,7 +81,7 @@ class WorkspaceManager(QObject):
         self._demo_endpoint: DemoEndpoint | None = None
         self._switching = asyncio.Lock()
         self._last_sync_message: tuple[str, str] | None = None
-        self._last_unreadable = ""
+        self._last_unreadable: frozenset[tuple[str, str]] = frozenset()
 
     # -- opening and closing ---
     async def open(self, profile: Profile, api_key: str | None) -> None:
@@ -96,7 +96,7 @@ class WorkspaceManager(QObject):
             self.scope = self.bridge.scope()
             self.tasks = TaskGroup(self.scope.error)
             self._last_sync_message = None
-            self._last_unreadable = ""
+            self._last_unreadable = frozenset()
             self.cache = WorkspaceCache(self.paths.profile_db(profile.id))
             if self.cache.reset is not None:
                 self.scope.post(Message(self.cache.reset.message, Level.WARNING))
@@ -164,10 +164,11 @@ class WorkspaceManager(QObject):
     def _report_unreadable(self, state: SyncState) -> None:
         """Items the server sent in a shape we cannot read are left out of the calendar: name
         them in the window, once per change (the minutely light refresh must not repost it)."""
-        summary = state.unreadable_summary()
-        if summary == self._last_unreadable:
+        seen = frozenset((item.source, item.id or str(item.index)) for item in state.unreadable)
+        if seen == self._last_unreadable:
             return
-        self._last_unreadable = summary
+        self._last_unreadable = seen
+        summary = state.unreadable_summary()
         if not summary:
             self.scope.withdraw(UNREADABLE_TOPIC)
             return

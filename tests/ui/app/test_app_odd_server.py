@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from tests.tools.odd_server import OddServer
+from tests.tools.odd_server import DROP_EVERY, OddServer
 from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.app.test_app_calendar import options, started
 from ui.application import Application
@@ -49,5 +49,43 @@ def test_items_left_out_of_a_sync_are_named_in_the_window(
         assert banner.current is None
         app.window.close()
         assert await asyncio.wait_for(task, 10) == 0
+
+    runner.run(scenario())
+
+
+def test_a_duplicate_whose_answer_was_lost_is_reconciled_without_being_asked(
+    qapp: QApplication, runner: LoopRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server commits the batch, then drops the connection: the app must not resend, and
+    must read the server again by itself so the copy shows, instead of leaving the user with a
+    "Refresh to check" banner while the calendar says nothing was made."""
+    monkeypatch.setenv("POSTDESK_API_KEY", "odd-key")
+
+    async def scenario() -> None:
+        with OddServer(modes={"drop"}, quiet=True) as odd:
+            app = Application(qapp, options(odd.base_url))
+            task = await started(app)
+            assert app.session is not None
+            assert app.cache is not None
+            await until(
+                lambda: app.cache is not None and app.cache.count_posts() == 60, what="sync"
+            )
+            original = next(
+                post
+                for post in map(app.cache.post, sorted(app.cache.post_ids()))
+                if post is not None and post.status == "scheduled" and post.platforms
+            )
+            with odd.traffic.lock:  # the next request is the one the server drops
+                odd.traffic.count = DROP_EVERY - 1
+            app.session.duplicate(original.id)
+            await until(
+                lambda: app.cache is not None and app.cache.count_posts() == 61, 10, "the copy"
+            )
+            assert len(odd.api.world.posts) == 61  # made once, never resent
+            banner = app.window.banner
+            assert "unknown whether it was saved" in banner.text()
+            assert "Refresh to check" not in banner.text()
+            app.window.close()
+            assert await asyncio.wait_for(task, 10) == 0
 
     runner.run(scenario())
