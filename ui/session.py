@@ -95,7 +95,7 @@ class WorkspaceSession(QObject):
     def _write(self, post_id: str, coro: Coroutine[Any, Any, None]) -> asyncio.Task[Any] | None:
         """The one door for writes: None (and nothing sent) while `post_id` is busy or after
         the workspace closed."""
-        if self.closed:
+        if self.closed or self.writes.is_busy(post_id):
             coro.close()
             return None
         return self.writes.run(post_id, self._reconciled(coro))
