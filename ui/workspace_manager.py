@@ -191,6 +191,13 @@ class WorkspaceManager(QObject):
         key_problem = state.phase == "auth_failed"
         profile = self.profile
         can_replace = key_problem and profile is not None and is_saved_profile(profile)
+        if key_problem and profile is not None and profile.id.startswith("url-"):
+            # --base-url: the key came from the environment and nothing here can replace it.
+            hint = hint.replace(" and replace it here", "").replace(" and paste it here", "")
+            hint += (
+                " This run takes its key from POSTDESK_API_KEY: put the new key there and start"
+                " Postdesk again."
+            )
         return Message(
             text=state.message,
             level=Level.ERROR if state.phase != "offline" else Level.WARNING,

@@ -89,3 +89,25 @@ def test_a_duplicate_whose_answer_was_lost_is_reconciled_without_being_asked(
             assert await asyncio.wait_for(task, 10) == 0
 
     runner.run(scenario())
+
+
+def test_an_expired_key_given_for_one_run_says_how_to_replace_it(
+    qapp: QApplication, runner: LoopRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With --base-url the key comes from POSTDESK_API_KEY and the window has no way to
+    replace it: the advice must not point at a control that is not there."""
+    monkeypatch.setenv("POSTDESK_API_KEY", "odd-key")
+
+    async def scenario() -> None:
+        with OddServer(modes={"expired"}, quiet=True) as odd:
+            app = Application(qapp, options(odd.base_url))
+            task = await started(app)
+            banner = app.window.banner
+            await until(lambda: "Token expired." in banner.text(), what="the refusal")
+            assert not banner.second_button.isVisible()  # no "Replace key…" for a one-run key
+            assert "replace it here" not in banner.text()
+            assert "POSTDESK_API_KEY" in banner.text()
+            app.window.close()
+            assert await asyncio.wait_for(task, 10) == 0
+
+    runner.run(scenario())
