@@ -16,12 +16,12 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from app.api.client import ApiClient
-from app.api.errors import ApiError, RateLimited
+from app.api.errors import ApiError, OutcomeUnknown, RateLimited
 from app.models import Post
 from app.store import WorkspaceCache
 from app.sync import SyncService, SyncState
 from app.workspaces.profiles import Profile
-from ui.messages import MessageScope
+from ui.messages import Level, Message, MessageScope
 from ui.tasks import TaskGroup
 from ui.write_gate import WriteGate
 
@@ -104,10 +104,28 @@ class WorkspaceSession(QObject):
     def _write(self, post_id: str, coro: Coroutine[Any, Any, None]) -> asyncio.Task[Any] | None:
         """The one door for writes: None (and nothing sent) while `post_id` is busy or after
         the workspace closed."""
-        if self.closed:
+        if self.closed or self.writes.is_busy(post_id):
             coro.close()
             return None
-        return self.writes.run(post_id, coro)
+        return self.writes.run(post_id, self._reconciled(coro))
+
+    async def _reconciled(self, coro: Coroutine[Any, Any, None]) -> None:
+        """A write whose answer was lost may have been saved: read the server again at once,
+        so the calendar shows what happened, and say so (never resend it blindly)."""
+        try:
+            await coro
+        except OutcomeUnknown as error:
+            if self.closed:
+                return
+            self.refresh()
+            self.messages.post(
+                Message(
+                    text=error.message,
+                    level=Level.WARNING,
+                    hint="Postdesk is reading the server again: the calendar will show whether "
+                    "it was made. Look there before trying again, or it may be made twice.",
+                )
+            )
 
     async def _stored(self, post: Post | list[Post]) -> None:
         """Into the cache on its writer thread: the window never waits behind a sync's write."""

@@ -80,7 +80,7 @@ class WorkspaceManager(QObject):
         self._demo_endpoint: DemoEndpoint | None = None
         self._switching = asyncio.Lock()
         self._last_sync_message: tuple[str, str] | None = None
-        self._last_unreadable = ""
+        self._last_unreadable: frozenset[tuple[str, str]] = frozenset()
 
     # -- opening and closing ---
     async def open(self, profile: Profile, api_key: str | None) -> None:
@@ -95,7 +95,7 @@ class WorkspaceManager(QObject):
             self.scope = self.bridge.scope()
             self.tasks = TaskGroup(self.scope.error)
             self._last_sync_message = None
-            self._last_unreadable = ""
+            self._last_unreadable = frozenset()
             self.cache = WorkspaceCache(self.paths.profile_db(profile.id))
             if self.cache.reset is not None:
                 self.scope.post(Message(self.cache.reset.message, Level.WARNING))
@@ -163,10 +163,12 @@ class WorkspaceManager(QObject):
 
     def _show_unreadable(self, state: SyncState) -> None:
         """Items the sync had to leave out are named once per distinct set, until all read."""
-        summary = state.unreadable_summary()
-        if summary == self._last_unreadable:
+        # Keyed by the items, not their order: the minutely light refresh must not repost it.
+        seen = frozenset((item.source, item.id or str(item.index)) for item in state.unreadable)
+        if seen == self._last_unreadable:
             return
-        self._last_unreadable = summary
+        self._last_unreadable = seen
+        summary = state.unreadable_summary()
         self.scope.withdraw(UNREADABLE_TOPIC)
         if summary:
             self.scope.post(
@@ -191,6 +193,13 @@ class WorkspaceManager(QObject):
             state.kind is None and state.phase == "auth_failed"
         )
         profile = self.profile
+        if key_refused and profile is not None and profile.id.startswith("url-"):
+            # --base-url: the key came from the environment and nothing here can replace it.
+            hint = hint.replace(" and replace it here", "").replace(" and paste it here", "")
+            hint += (
+                " This run takes its key from POSTDESK_API_KEY: put the new key there and start"
+                " Postdesk again."
+            )
         if key_refused and profile is not None and is_saved_profile(profile):
             replace = profile
             return Message(

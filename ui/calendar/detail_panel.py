@@ -10,8 +10,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from PySide6.QtCore import QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QAction, QColor, QDesktopServices
+from PySide6.QtCore import QElapsedTimer, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QAction, QColor, QDesktopServices, QGuiApplication, QMouseEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.content.text_render import html_to_text
-from app.domain.enums import PlatformStatus, describe
+from app.domain.enums import AccountStatus, PlatformStatus, describe
 from app.posts.lifecycle import PostAction
 from ui.calendar.entries import Entry
 from ui.calendar.style import platform_status_color, status_color
@@ -140,6 +140,46 @@ def human_size(size: int) -> str:
     return f"{size} B"
 
 
+class OnceButton(QToolButton):
+    """An action button for which a double-click is one click.
+
+    The second press of a double-click comes ~50 ms after the first; a fast server has already
+    answered by then, so the write gate alone would let a second copy through.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._since_press = QElapsedTimer()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        interval = QGuiApplication.styleHints().mouseDoubleClickInterval()
+        if self._since_press.isValid() and self._since_press.elapsed() < interval:
+            event.accept()
+            return
+        self._since_press.start()
+        super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        event.accept()
+
+
+def skipped_reason(platform: PostPlatform) -> str:
+    """Why a destination that has not gone out yet will be skipped at publish time (spec §2:
+    disconnected and expired accounts are skipped), or "" when nothing stands in its way."""
+    account = platform.social_account
+    if account is None or not platform.enabled or platform.status != PlatformStatus.PENDING:
+        return ""
+    if account.status == AccountStatus.DISCONNECTED:
+        problem = "This account is disconnected"
+    elif account.status == AccountStatus.TOKEN_EXPIRED:
+        problem = "This account's access has expired"
+    elif account.is_active is False:
+        problem = "This account is turned off for publishing"
+    else:
+        return ""
+    return f"{problem}: it will be skipped when the post goes out. Reconnect or turn it on first."
+
+
 class PlatformRow(QFrame):
     """One destination: account, network, publish status, error and a link to the live post."""
 
@@ -164,6 +204,9 @@ class PlatformRow(QFrame):
         self.error_label = plain_label(platform.error_message or "", object_name="errorText")
         self.error_label.setVisible(bool(platform.error_message))
         self.error_label.setStyleSheet("color: #b42318;")
+        self.account_warning = plain_label(skipped_reason(platform), object_name="errorText")
+        self.account_warning.setVisible(bool(self.account_warning.text()))
+        self.account_warning.setStyleSheet("color: #b54708;")
         self.url = safe_web_url(platform.platform_url)
         self.link_button = QPushButton(f"Open on {network_name(platform.platform)} ↗")
         self.link_button.setObjectName("linkButton")
@@ -187,6 +230,7 @@ class PlatformRow(QFrame):
         layout.setSpacing(4)
         layout.addLayout(top)
         layout.addWidget(self.error_label)
+        layout.addWidget(self.account_warning)
         layout.addWidget(self.link_button, 0, Qt.AlignmentFlag.AlignLeft)
 
     def open_link(self) -> bool:
@@ -309,7 +353,7 @@ class PostDetailPanel(QFrame):
             action = actions.get(kind)
             if action is None:
                 continue
-            button = QToolButton()
+            button = OnceButton()
             button.setDefaultAction(action)
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             button.setObjectName("dangerButton" if kind is PostAction.DELETE else "actionButton")

@@ -505,7 +505,17 @@ class CalendarPage(QWidget):
             return
         self._show_detail(entry)
         self._set_detail_visible(True)
+        self._reveal(entry)
         self.detail.close_button.setFocus()
+
+    def _reveal(self, entry: Entry) -> None:
+        """A post opened from the palette may lie outside the week's visible hours: scroll to
+        it. A post the user could click is left where it is (nothing moves under the cursor)."""
+        if self.state.view is not ViewKind.WEEK or entry.local is None:
+            return
+        top, bottom = self.week_view.visible_minutes()
+        if not top <= entry.minutes < bottom:
+            self.week_view.scroll_to_minutes(entry.minutes)
 
     def close_detail(self) -> None:
         self._set_detail_visible(False)

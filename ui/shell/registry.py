@@ -138,9 +138,15 @@ class ActionRegistry(QObject):
     def refresh_enabled(self) -> None:
         self.section_changed(self._current_section())
 
-    def _update(self, action_id: str, section: str) -> None:
+    def _update(self, action_id: str, section: str, *, checked: bool = False) -> None:
+        """A key's QAction follows its page only: its enabled check is asked when it fires
+        (`run`), since a selection or a post's status changes without telling the registry
+        and a disabled QAction would ignore the key. An open menu shows the check's answer.
+        Enter keeps its check always: an enabled one would take Enter from the page's fields."""
         spec = self._specs[action_id]
-        self._actions[action_id].setEnabled(self._in_scope(spec, section) and _enabled(spec))
+        checked = checked or spec.shortcut in FOCUS_KEYS
+        enabled = self._in_scope(spec, section) and (not checked or _enabled(spec))
+        self._actions[action_id].setEnabled(enabled)
 
     @staticmethod
     def _in_scope(spec: ActionSpec, section: str) -> bool:
@@ -155,6 +161,7 @@ class ActionRegistry(QObject):
             menu.setObjectName(f"menu{name}")
             self._menus[name] = menu
             menu.aboutToShow.connect(lambda n=name: self._menu_opening(n))
+            menu.aboutToHide.connect(self.refresh_enabled)
         for spec in self._specs.values():
             if spec.menu in self._menus:
                 self._menus[spec.menu].addAction(self._actions[spec.id])
@@ -169,7 +176,9 @@ class ActionRegistry(QObject):
         self._menu_fillers[name] = fill
 
     def _menu_opening(self, name: str) -> None:
-        self.refresh_enabled()
+        section = self._current_section()
+        for action_id in self._specs:
+            self._update(action_id, section, checked=True)
         fill = self._menu_fillers.get(name)
         if fill is None:
             return

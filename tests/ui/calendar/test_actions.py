@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
@@ -101,6 +102,28 @@ def test_detail_buttons_trigger_the_actions(make_page: PageFactory, qtbot: QtBot
     with qtbot.waitSignal(page.duplicateRequested) as emitted:
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert emitted.args == [post_id]
+
+
+def test_a_double_click_on_a_detail_button_is_one_request(
+    make_page: PageFactory, qtbot: QtBot
+) -> None:
+    """Even when the first answer came before the second click (a fast server)."""
+    page, post_id = selected(make_page)
+    page.open_detail()
+    button = page.detail.action_button(PostAction.DUPLICATE)
+    assert button is not None
+    requests: list[str] = []
+    page.duplicateRequested.connect(requests.append)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    page.set_busy(post_id, True)
+    page.set_busy(post_id, False)  # answered
+    qtbot.wait(40)
+    qtbot.mouseDClick(button, Qt.MouseButton.LeftButton)
+    qtbot.mouseRelease(button, Qt.MouseButton.LeftButton)
+    assert requests == [post_id]
+    qtbot.wait(QGuiApplication.styleHints().mouseDoubleClickInterval() + 50)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert requests == [post_id, post_id]
 
 
 def test_publish_now_asks_first_naming_the_networks(make_page: PageFactory, qtbot: QtBot) -> None:

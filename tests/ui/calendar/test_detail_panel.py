@@ -9,8 +9,9 @@ from PySide6.QtGui import QDesktopServices
 from pytestqt.qtbot import QtBot
 
 from app.calendar.grid import local_instant
+from app.models import Post
 from tests.ui.calendar.conftest import BERLIN, PageFactory
-from tests.ui.calendar.factories import make_post
+from tests.ui.calendar.factories import make_post, post_dict
 from ui.calendar.page import CalendarPage
 
 WHEN = local_instant(date(2025, 10, 22), time(9, 30), BERLIN)
@@ -154,3 +155,33 @@ def test_closing_the_panel_keeps_the_selection(make_page: PageFactory, qtbot: Qt
     qtbot.mouseClick(page.detail.close_button, Qt.MouseButton.LeftButton)
     assert not page.detail.isVisible()
     assert page.selected_post_id() == post.id
+
+
+def test_a_destination_on_a_disconnected_account_says_it_will_be_skipped(
+    make_page: PageFactory,
+) -> None:
+    def on_account(status: str, is_active: bool, post_status: str = "scheduled") -> Post:
+        data = post_dict(when=WHEN, status=post_status)
+        data["platforms"][0]["social_account"].update(status=status, is_active=is_active)
+        return Post.model_validate(data)
+
+    gone = on_account("disconnected", False)
+    expired = on_account("token_expired", False)
+    paused = on_account("connected", False)
+    fine = on_account("connected", True)
+    done = on_account("disconnected", False, post_status="published")
+    page = make_page([gone, expired, paused, fine, done])
+    expected = {
+        gone.id: "This account is disconnected: it will be skipped",
+        expired.id: "This account's access has expired: it will be skipped",
+        paused.id: "This account is turned off for publishing: it will be skipped",
+    }
+    for post_id, start in expected.items():
+        open_post(page, post_id)
+        (row,) = page.detail.platform_rows()
+        assert row.account_warning.text().startswith(start)
+        assert not row.account_warning.isHidden()
+    for post_id in (fine.id, done.id):
+        open_post(page, post_id)
+        (row,) = page.detail.platform_rows()
+        assert row.account_warning.isHidden()

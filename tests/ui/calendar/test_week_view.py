@@ -51,6 +51,26 @@ def test_the_week_opens_at_its_first_post(make_page: PageFactory) -> None:
     assert top > 4 * 60
 
 
+def test_opening_a_post_outside_the_visible_hours_scrolls_to_it(make_page: PageFactory) -> None:
+    """As the command palette opens a post: go to its day, select it, open the detail."""
+    early = make_post(when=local_instant(date(2025, 10, 22), time(7, 0), BERLIN))
+    late = make_post(when=local_instant(date(2025, 10, 23), time(22, 30), BERLIN))
+    page = make_page([early, late])
+    page.set_view("week")
+    top, bottom = page.week_view.visible_minutes()
+    assert not top <= 22 * 60 + 30 < bottom
+    page.go_to(date(2025, 10, 23))
+    page.select_post(late.id)
+    page.open_detail()
+    top, bottom = page.week_view.visible_minutes()
+    assert top <= 22 * 60 + 30 < bottom
+    page.select_post(early.id)  # visible (a click): nothing moves
+    page.week_view.scroll_to_minutes(6 * 60)
+    scrolled = page.week_view.verticalScrollBar().value()
+    page.open_detail()
+    assert page.week_view.verticalScrollBar().value() == scrolled
+
+
 def test_an_empty_week_opens_at_eight(make_page: PageFactory) -> None:
     page = make_page([])
     page.set_view("week")

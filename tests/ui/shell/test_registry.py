@@ -110,3 +110,36 @@ def test_conflicting_ids_and_shortcuts_are_refused(qtbot: QtBot) -> None:
         registry.add(ActionSpec("b", "B", lambda: None, "Ctrl+K", scope="calendar"))
     registry.add(ActionSpec("c", "C", lambda: None, "X", scope="calendar"))
     registry.add(ActionSpec("d", "D", lambda: None, "X", scope="webhooks"))  # other page: fine
+
+
+def test_a_key_follows_its_enabled_check_when_pressed_and_menus_when_they_open(
+    qtbot: QtBot,
+) -> None:
+    """Selecting a post tells the registry nothing: Delete must still work right after, and
+    the Post menu must still grey out what cannot be done when it opens."""
+    main, registry = shown_window(qtbot)
+    registry.build_menus(main.menuBar())
+    runs: list[int] = []
+    selected = [False]
+    registry.add(
+        ActionSpec("calendar.delete", "Delete post…", lambda: runs.append(1), "Delete", "Post",
+                   "calendar", lambda: selected[0])
+    )  # fmt: skip
+    main.sidebar.setFocus()
+    QTest.keyClick(main.sidebar, Qt.Key.Key_Delete)
+    assert runs == []
+    selected[0] = True  # a post is selected; nobody calls refresh_enabled()
+    QTest.keyClick(main.sidebar, Qt.Key.Key_Delete)
+    assert runs == [1]
+
+    selected[0] = False
+    menu = registry.menu("Post")
+    menu.aboutToShow.emit()
+    assert not registry.action("calendar.delete").isEnabled()
+    menu.aboutToHide.emit()
+    selected[0] = True
+    QTest.keyClick(main.sidebar, Qt.Key.Key_Delete)
+    assert runs == [1, 1]
+    main.show_section("labels")
+    QTest.keyClick(main.sidebar, Qt.Key.Key_Delete)
+    assert runs == [1, 1], "a calendar key does nothing on another page"

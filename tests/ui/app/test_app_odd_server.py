@@ -1,0 +1,113 @@
+"""The whole app against the independent odd server (tests/tools/odd_server.py): what a user
+sees when the server breaks the spec's promises or misbehaves."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from tests.tools.odd_server import DROP_EVERY, OddServer
+from tests.ui.app.conftest import LoopRunner, until
+from tests.ui.app.test_app_calendar import options, started
+from ui.application import Application
+from ui.messages import Level
+
+
+@pytest.fixture
+def hostile(monkeypatch: pytest.MonkeyPatch) -> Iterator[OddServer]:
+    monkeypatch.setenv("POSTDESK_API_KEY", "odd-key")
+    with OddServer(modes={"hostile"}, quiet=True) as server:
+        yield server
+
+
+def test_items_left_out_of_a_sync_are_named_in_the_window(
+    qapp: QApplication, runner: LoopRunner, hostile: OddServer
+) -> None:
+    """Three posts and a label break the spec (nulls, an impossible date): the rest shows, and
+    the window says which were left out instead of staying silent."""
+
+    async def scenario() -> None:
+        app = Application(qapp, options(hostile.base_url))
+        task = await started(app)
+        assert app.session is not None
+        assert app.session.first_sync_ok is True
+        banner = app.window.banner
+        await until(lambda: "could not be read" in banner.text(), what="unreadable items named")
+        assert banner.current is not None
+        assert banner.current.level is Level.WARNING
+        assert "3 posts could not be read" in banner.text()
+        assert "1 label could not be read" in banner.text()
+        assert app.cache is not None
+        assert app.cache.count_posts() == 57
+        # A light refresh that finds the same items does not post the message again.
+        banner.dismiss()
+        app.session.refresh()
+        await asyncio.sleep(1.0)
+        assert banner.current is None
+        app.window.close()
+        assert await asyncio.wait_for(task, 10) == 0
+
+    runner.run(scenario())
+
+
+def test_a_duplicate_whose_answer_was_lost_is_reconciled_without_being_asked(
+    qapp: QApplication, runner: LoopRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server commits the batch, then drops the connection: the app must not resend, and
+    must read the server again by itself so the copy shows, instead of leaving the user with a
+    "Refresh to check" banner while the calendar says nothing was made."""
+    monkeypatch.setenv("POSTDESK_API_KEY", "odd-key")
+
+    async def scenario() -> None:
+        with OddServer(modes={"drop"}, quiet=True) as odd:
+            app = Application(qapp, options(odd.base_url))
+            task = await started(app)
+            assert app.session is not None
+            assert app.cache is not None
+            await until(
+                lambda: app.cache is not None and app.cache.count_posts() == 60, what="sync"
+            )
+            original = next(
+                post
+                for post in map(app.cache.post, sorted(app.cache.post_ids()))
+                if post is not None and post.status == "scheduled" and post.platforms
+            )
+            with odd.traffic.lock:  # the next request is the one the server drops
+                odd.traffic.count = DROP_EVERY - 1
+            app.session.duplicate(original.id)
+            await until(
+                lambda: app.cache is not None and app.cache.count_posts() == 61, 10, "the copy"
+            )
+            assert len(odd.api.world.posts) == 61  # made once, never resent
+            banner = app.window.banner
+            assert "unknown whether it was saved" in banner.text()
+            assert "Refresh to check" not in banner.text()
+            app.window.close()
+            assert await asyncio.wait_for(task, 10) == 0
+
+    runner.run(scenario())
+
+
+def test_an_expired_key_given_for_one_run_says_how_to_replace_it(
+    qapp: QApplication, runner: LoopRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With --base-url the key comes from POSTDESK_API_KEY and the window has no way to
+    replace it: the advice must not point at a control that is not there."""
+    monkeypatch.setenv("POSTDESK_API_KEY", "odd-key")
+
+    async def scenario() -> None:
+        with OddServer(modes={"expired"}, quiet=True) as odd:
+            app = Application(qapp, options(odd.base_url))
+            task = await started(app)
+            banner = app.window.banner
+            await until(lambda: "Token expired." in banner.text(), what="the refusal")
+            assert not banner.second_button.isVisible()  # no "Replace key…" for a one-run key
+            assert "replace it here" not in banner.text()
+            assert "POSTDESK_API_KEY" in banner.text()
+            app.window.close()
+            assert await asyncio.wait_for(task, 10) == 0
+
+    runner.run(scenario())
