@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 from types import FrameType
 
+from app.sandbox.fault_injection import FailAfterCommit, parse_rate
 from app.sandbox.http_support import SandboxSettings
 from app.sandbox.seed import DEMO_API_KEY, ensure_admin_key, is_seeded, seed
 from app.sandbox.server import API_PREFIX, create_app
@@ -58,6 +59,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=0,
         help="simulated network latency: every request waits N ms first (default 0)",
     )
+    parser.add_argument(
+        "--fail-after-commit",
+        type=parse_rate,
+        default=0.0,
+        metavar="RATE",
+        help="drop this share (0-1) of batch answers after committing them",
+    )
+    parser.add_argument("--fault-seed", type=int, help="seed for --fail-after-commit")
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
     return parser.parse_args(argv)
 
@@ -95,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
             def announce() -> None:
                 print(f"READY {origin}{API_PREFIX}", flush=True)
 
-            server = LoopbackServer(create_app(store, settings), announce)
+            faults = FailAfterCommit(args.fail_after_commit, args.fault_seed)
+            app = create_app(store, settings, faults if args.fail_after_commit else None)
+            server = LoopbackServer(app, announce)
             # uvicorn re-raises the stop signal after shutting down; with these handlers in
             # place that re-raise is a no-op and the process exits with status 0.
             for signum in (signal.SIGTERM, signal.SIGINT):

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal
 
+from app.sandbox.fault_injection import FailAfterCommit
 from app.sandbox.http_support import SandboxSettings
 from app.sandbox.seed import SandboxKeys, seed
 from app.sandbox.server import API_PREFIX, create_app
@@ -42,12 +43,16 @@ class SandboxServer:
         allow_private_endpoints: bool = False,
         rate_limit: int | None = None,
         now: Callable[[], datetime] | None = None,
+        fail_after_commit: float = 0.0,
+        fault_seed: int | None = None,
     ) -> None:
         self._db_path = db_path
         self._seed: Literal["empty", "demo"] = seed
         self._posts = posts
         self._settings = SandboxSettings(allow_private_endpoints, rate_limit)
         self._now = now
+        # `faults.dropped` counts the batch answers dropped after their commit.
+        self.faults = FailAfterCommit(fail_after_commit, fault_seed) if fail_after_commit else None
         self._thread: threading.Thread | None = None
         self._server: LoopbackServer | None = None
         self.origin = ""
@@ -70,7 +75,9 @@ class SandboxServer:
             self.workspace_id = result.workspace_id
             self.other_workspace_id = result.other_workspace_id
             ready = threading.Event()
-            self._server = LoopbackServer(create_app(self.store, self._settings), ready.set)
+            self._server = LoopbackServer(
+                create_app(self.store, self._settings, self.faults), ready.set
+            )
             server = self._server
             self._thread = threading.Thread(
                 target=lambda: server.run(sockets=[sock]), name="sandbox-server", daemon=True
