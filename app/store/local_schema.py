@@ -34,10 +34,13 @@ LOCAL_MIGRATIONS: tuple[str, ...] = (
         post_ids TEXT NOT NULL DEFAULT '[]',
         attempts INTEGER NOT NULL DEFAULT 0,
         sent_utc TEXT,
+        check_after_utc TEXT,
+        source_key TEXT,
         created_utc TEXT NOT NULL,
         updated_utc TEXT NOT NULL
     );
     CREATE INDEX outbox_by_state ON outbox (state, id);
+    CREATE UNIQUE INDEX outbox_by_source ON outbox (source_key) WHERE source_key IS NOT NULL;
     """,
 )
 

@@ -28,7 +28,7 @@ from app.store.local_store import LocalStore, parse_utc_text, utc_text
 
 _COLUMNS = (
     "id, draft_id, request, summary, scheduled_utc, state, reason, post_ids, attempts, "
-    "sent_utc, created_utc, updated_utc"
+    "sent_utc, check_after_utc, source_key, created_utc, updated_utc"
 )
 _CONTEXT = {"server_tz": UTC}
 _SUMMARY_CHARS = 80
@@ -76,6 +76,10 @@ class OutboxEntry:
     attempts: int
     sent_at: datetime | None
     """When the last request left (local clock); reconciliation looks for posts since then."""
+    check_after: datetime | None
+    """An unknown outcome is checked from then on (None: `sent_at` + the sender's settle)."""
+    source_key: str | None
+    """Where it came from when that must be imported once only (a CSV row), else None."""
     created_at: datetime
     updated_at: datetime
 
@@ -132,19 +136,33 @@ class Outbox:
     # -- the user's actions -----------------------------------------------------------------------
 
     async def enqueue(
-        self, request: BatchRequest, *, draft_id: str | None = None, summary: str | None = None
+        self,
+        request: BatchRequest,
+        *,
+        draft_id: str | None = None,
+        summary: str | None = None,
+        source_key: str | None = None,
     ) -> OutboxEntry:
-        """Queue a batch; the sender picks it up (call `OutboxSender.wake()`)."""
+        """Queue a batch; the sender picks it up (call `OutboxSender.wake()`).
+
+        With a `source_key` already in the outbox (whatever its state), nothing is queued and
+        that entry is returned: importing the same CSV row twice sends it once."""
         text = summary if summary is not None else _summary(request)
         scheduled = utc_text(request.scheduled_at) if request.scheduled_at else None
         encoded = encode_request(request)
 
         def work(connection: sqlite3.Connection) -> OutboxEntry:
+            if source_key is not None:
+                known = connection.execute(
+                    "SELECT id FROM outbox WHERE source_key = ?", (source_key,)
+                ).fetchone()
+                if known is not None:
+                    return _load(connection, int(known[0]))
             now = utc_text(self.store.now())
             cursor = connection.execute(
                 "INSERT INTO outbox (draft_id, request, summary, scheduled_utc, state, "
-                "created_utc, updated_utc) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (draft_id, encoded, text, scheduled, str(OutboxState.QUEUED), now, now),
+                "source_key, created_utc, updated_utc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (draft_id, encoded, text, scheduled, str(OutboxState.QUEUED), source_key, now, now),
             )
             return _load(connection, int(cursor.lastrowid or 0))
 
@@ -199,6 +217,7 @@ class Outbox:
         reason: str | None = None,
         post_ids: Iterable[str] | None = None,
         sending: bool = False,
+        check_after: datetime | None = None,
     ) -> OutboxEntry | None:
         """Move an entry to `new` only if it is in one of `expect` (compare-and-set, so two
         senders on one file cannot both take it). `sending=True` records the send time and
@@ -215,8 +234,11 @@ class Outbox:
                 sets.append("post_ids = ?")
                 params.append(ids)
             if sending:
-                sets += ["sent_utc = ?", "attempts = attempts + 1"]
+                sets += ["sent_utc = ?", "attempts = attempts + 1", "check_after_utc = NULL"]
                 params.append(now)
+            if check_after is not None:
+                sets.append("check_after_utc = ?")
+                params.append(utc_text(check_after))
             cursor = connection.execute(
                 f"UPDATE outbox SET {', '.join(sets)} WHERE id = ? AND state IN ({marks})",
                 [*params, entry_id, *expected],
@@ -290,8 +312,10 @@ def _entry(row: Any) -> OutboxEntry:
         post_ids=tuple(json.loads(row[7])),
         attempts=row[8],
         sent_at=parse_utc_text(row[9]) if row[9] else None,
-        created_at=parse_utc_text(row[10]),
-        updated_at=parse_utc_text(row[11]),
+        check_after=parse_utc_text(row[10]) if row[10] else None,
+        source_key=row[11],
+        created_at=parse_utc_text(row[12]),
+        updated_at=parse_utc_text(row[13]),
     )
 
 

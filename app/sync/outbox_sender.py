@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+import httpx
+
 from app.api import errors as e
 from app.api.client import ApiClient
 from app.models.posts import Post
@@ -35,7 +37,9 @@ from app.sync.outbox_reconcile import DEFAULT_SKEW, reconcile
 log = logging.getLogger("app.sync.outbox")
 
 DEFAULT_SETTLE_SECONDS = 30.0
-"""Wait this long after a send before reconciling (the client's timeout is 20 s)."""
+"""Wait this long after a send before reconciling (the client's timeout is 20 s), unless the
+server had started to answer (then it had finished: `ANSWERED_SETTLE_SECONDS`)."""
+ANSWERED_SETTLE_SECONDS = 1.0
 BACKOFF_START = 2.0
 BACKOFF_MAX = 300.0
 IDLE_POLL = 60.0
@@ -196,7 +200,13 @@ class OutboxSender:
             try:
                 posts = await self.client.posts.create_batch(taken.request)
             except _UNKNOWN_ERRORS as exc:
-                await self._move(taken, OutboxState.OUTCOME_UNKNOWN, str(exc))
+                await self.outbox.transition(
+                    taken.id,
+                    OutboxState.OUTCOME_UNKNOWN,
+                    expect=[OutboxState.SENDING],
+                    reason=str(exc),
+                    check_after=self._check_after(taken, exc),
+                )
                 result.unknown.append(taken.id)
                 continue
             except e.ValidationFailed as exc:
@@ -226,9 +236,27 @@ class OutboxSender:
     async def _move(self, entry: OutboxEntry, state: OutboxState, reason: str) -> None:
         await self.outbox.transition(entry.id, state, expect=[OutboxState.SENDING], reason=reason)
 
+    def _check_after(self, entry: OutboxEntry, exc: e.ApiError) -> datetime:
+        """When a lost answer may be looked for. The server had begun to answer (a status
+        line, a 5xx, a broken answer) or the connection was cut mid-answer: the request had
+        finished there. A timeout or a reset: it may still be running, so wait the full
+        settle time, longer than the client's timeout."""
+        sent = entry.sent_at or self.outbox.store.now()
+        answered = not isinstance(exc, e.OutcomeUnknown) or isinstance(
+            exc.__cause__, httpx.RemoteProtocolError
+        )
+        settle = (
+            min(ANSWERED_SETTLE_SECONDS, self.settle_seconds) if answered else self.settle_seconds
+        )
+        return sent + timedelta(seconds=settle)
+
+    def _due_at(self, entry: OutboxEntry) -> datetime:
+        if entry.check_after is not None:
+            return entry.check_after
+        return (entry.sent_at or entry.created_at) + timedelta(seconds=self.settle_seconds)
+
     def _settled(self, entry: OutboxEntry, now: datetime) -> bool:
-        sent = entry.sent_at or entry.created_at
-        return (now - sent).total_seconds() >= self.settle_seconds
+        return now >= self._due_at(entry)
 
     def _schedule_passed(self, entry: OutboxEntry) -> bool:
         request = entry.request
@@ -274,7 +302,7 @@ class OutboxSender:
             return
         now = self.outbox.store.now()
         waits = [
-            self.settle_seconds - (now - (entry.sent_at or entry.created_at)).total_seconds()
+            (self._due_at(entry) - now).total_seconds()
             for entry in self.outbox.entries([OutboxState.OUTCOME_UNKNOWN])
         ]
         if self.outbox.entries([OutboxState.QUEUED]):
