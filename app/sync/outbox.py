@@ -124,6 +124,10 @@ class Outbox:
         rows = self.store.read(f"SELECT {_COLUMNS} FROM outbox WHERE id = ?", (entry_id,))
         return _entry(rows[0]) if rows else None
 
+    def find_by_source(self, source_key: str) -> OutboxEntry | None:
+        rows = self.store.read(f"SELECT {_COLUMNS} FROM outbox WHERE source_key = ?", (source_key,))
+        return _entry(rows[0]) if rows else None
+
     def claimed_post_ids(self, since: datetime) -> set[str]:
         """Post ids already credited to entries sent at or after `since`: reconciliation never
         credits one post to two entries."""
