@@ -12,6 +12,7 @@ which answers to drop repeatable.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import random
 import threading
@@ -27,9 +28,9 @@ def parse_rate(text: str) -> float:
     try:
         rate = float(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not 0.0 <= rate <= 1.0:
-        raise ValueError("the failure rate must be between 0 and 1")
+        raise argparse.ArgumentTypeError("the failure rate must be between 0 and 1")
     return rate
 
 

@@ -87,6 +87,45 @@ class SaveResult:
     conflict: Draft | None = None
 
 
+@dataclass(frozen=True)
+class UnsentWork:
+    """What removing a workspace would throw away: ask before deleting when not `empty`."""
+
+    drafts: int
+    outbox: int
+    """Outbox entries not sent yet (queued, unknown, needing the user)."""
+
+    @property
+    def empty(self) -> bool:
+        return self.drafts == 0 and self.outbox == 0
+
+
+def unsent_work(path: Path) -> UnsentWork:
+    """Count the live drafts and unsent outbox entries of a local file, reading only (the
+    workspace need not be open). A missing file holds nothing. Raises `LocalStoreError` when
+    the file cannot be read: then keep it, the user's writing may be in it."""
+    if not path.exists():
+        return UnsentWork(0, 0)
+    _check_existing(path)
+    uri = path.resolve().as_uri() + "?mode=ro"
+    try:
+        connection = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0)
+        try:
+            if connection.execute("PRAGMA user_version").fetchone()[0] < 1:
+                return UnsentWork(0, 0)
+            drafts = connection.execute(
+                "SELECT COUNT(*) FROM drafts WHERE deleted_utc IS NULL"
+            ).fetchone()[0]
+            outbox = connection.execute(
+                "SELECT COUNT(*) FROM outbox WHERE state != 'sent'"
+            ).fetchone()[0]
+        finally:
+            connection.close()
+    except sqlite3.Error as exc:
+        raise _as_store_error(exc, path) from None
+    return UnsentWork(int(drafts), int(outbox))
+
+
 def local_store_path(paths: Paths, profile_id: str) -> Path:
     """`<data_dir>/workspaces/<id>.local.sqlite3`, beside the workspace's cache."""
     cache = paths.profile_db(profile_id)
@@ -379,7 +418,7 @@ class LocalStore:
                 return None
             existing = connection.execute(
                 "SELECT id FROM drafts WHERE conflict_of = ? AND server_version = ? "
-                "AND deleted_utc IS NULL AND revision = 1",
+                "AND deleted_utc IS NULL",
                 (draft_id, server_version),
             ).fetchone()
             if existing is not None:

@@ -56,7 +56,8 @@ def expected_posts(request: BatchRequest) -> list[ExpectedPost]:
     return [
         ExpectedPost(
             account_id=destination.social_account_id,
-            content=_text(destination.content) if destination.content else shared,
+            # A destination's own text, even an empty one, replaces the shared text.
+            content=_text(destination.content) if destination.content is not None else shared,
             content_type=destination.content_type or None,
         )
         for destination in request.destinations
