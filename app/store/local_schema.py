@@ -42,6 +42,10 @@ LOCAL_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX outbox_by_state ON outbox (state, id);
     CREATE UNIQUE INDEX outbox_by_source ON outbox (source_key) WHERE source_key IS NOT NULL;
     """,
+    # 2: the server's field errors of a refused batch, so the composer can mark the fields.
+    """
+    ALTER TABLE outbox ADD COLUMN field_errors TEXT NOT NULL DEFAULT '{}';
+    """,
 )
 
 LOCAL_SCHEMA_VERSION = len(LOCAL_MIGRATIONS)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -28,7 +28,7 @@ from app.store.local_store import LocalStore, parse_utc_text, utc_text
 
 _COLUMNS = (
     "id, draft_id, request, summary, scheduled_utc, state, reason, post_ids, attempts, "
-    "sent_utc, check_after_utc, source_key, created_utc, updated_utc"
+    "sent_utc, check_after_utc, source_key, created_utc, updated_utc, field_errors"
 )
 _CONTEXT = {"server_tz": UTC}
 _SUMMARY_CHARS = 80
@@ -82,6 +82,8 @@ class OutboxEntry:
     """Where it came from when that must be imported once only (a CSV row), else None."""
     created_at: datetime
     updated_at: datetime
+    field_errors: dict[str, list[str]] = field(default_factory=dict)
+    """A 422's errors by the server's field path (`destinations.2.meta.board_id`)."""
 
 
 OutboxListener = Callable[[OutboxEntry], None]
@@ -222,18 +224,21 @@ class Outbox:
         post_ids: Iterable[str] | None = None,
         sending: bool = False,
         check_after: datetime | None = None,
+        field_errors: Mapping[str, list[str]] | None = None,
     ) -> OutboxEntry | None:
         """Move an entry to `new` only if it is in one of `expect` (compare-and-set, so two
         senders on one file cannot both take it). `sending=True` records the send time and
-        counts the attempt. Returns the updated entry, or None when it was not in `expect`."""
+        counts the attempt. `field_errors` replaces the stored ones (cleared when omitted).
+        Returns the updated entry, or None when it was not in `expect`."""
+        errors_text = json.dumps(dict(field_errors or {}))
         expected = [str(state) for state in expect]
         ids = json.dumps(list(post_ids)) if post_ids is not None else None
 
         def work(connection: sqlite3.Connection) -> OutboxEntry | None:
             now = utc_text(self.store.now())
             marks = ", ".join("?" for _ in expected)
-            sets = ["state = ?", "reason = ?", "updated_utc = ?"]
-            params: list[Any] = [str(new), reason, now]
+            sets = ["state = ?", "reason = ?", "updated_utc = ?", "field_errors = ?"]
+            params: list[Any] = [str(new), reason, now, errors_text]
             if ids is not None:
                 sets.append("post_ids = ?")
                 params.append(ids)
@@ -272,7 +277,7 @@ class Outbox:
         def work(connection: sqlite3.Connection) -> OutboxEntry | None:
             cursor = connection.execute(
                 "UPDATE outbox SET request = ?, scheduled_utc = ?, state = ?, reason = NULL, "
-                "updated_utc = ? WHERE id = ? AND state = ?",
+                "field_errors = '{}', updated_utc = ? WHERE id = ? AND state = ?",
                 (
                     encoded,
                     scheduled,
@@ -320,6 +325,7 @@ def _entry(row: Any) -> OutboxEntry:
         source_key=row[11],
         created_at=parse_utc_text(row[12]),
         updated_at=parse_utc_text(row[13]),
+        field_errors=json.loads(row[14]),
     )
 
 

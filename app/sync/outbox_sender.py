@@ -84,12 +84,16 @@ class OutboxSender:
         settle_seconds: float = DEFAULT_SETTLE_SECONDS,
         skew: timedelta = DEFAULT_SKEW,
         on_status: Callable[[SenderStatus], None] | None = None,
+        on_created: Callable[[OutboxEntry, list[Post]], None] | None = None,
     ) -> None:
         self.outbox = outbox
         self.client = client
         self.settle_seconds = settle_seconds
         self.skew = skew
         self.on_status = on_status
+        self.on_created = on_created
+        """Called with an entry just sent and its posts (from the answer, or from the list
+        read while reconciling), e.g. to put them in the cache at once."""
         self.status = SenderStatus("idle")
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
@@ -145,6 +149,7 @@ class OutboxSender:
             return self._stop_for(exc, result)
         earliest = min(entry.sent_at or entry.created_at for entry in due)
         claimed = self.outbox.claimed_post_ids(earliest - self.skew - timedelta(days=1))
+        by_id = {post.id: post for post in posts}
         for verdict in reconcile(due, posts, claimed, skew=self.skew):
             if verdict.complete:
                 changed = await self.outbox.transition(
@@ -156,6 +161,7 @@ class OutboxSender:
                 )
                 if changed:
                     result.sent.append(verdict.entry_id)
+                    self._created(changed, [by_id[i] for i in verdict.post_ids])
             elif verdict.absent:
                 changed = await self.outbox.transition(
                     verdict.entry_id,
@@ -210,7 +216,13 @@ class OutboxSender:
                 result.unknown.append(taken.id)
                 continue
             except e.ValidationFailed as exc:
-                await self._move(taken, OutboxState.NEEDS_ATTENTION, _validation_reason(exc))
+                await self.outbox.transition(
+                    taken.id,
+                    OutboxState.NEEDS_ATTENTION,
+                    expect=[OutboxState.SENDING],
+                    reason=_validation_reason(exc),
+                    field_errors=exc.errors,
+                )
                 result.attention.append(taken.id)
                 continue
             except (e.ConnectionFailed, e.RateLimited, *_BLOCKING_ERRORS) as exc:
@@ -222,13 +234,14 @@ class OutboxSender:
                 await self._move(taken, OutboxState.NEEDS_ATTENTION, f"{exc} {exc.hint}")
                 result.attention.append(taken.id)
                 continue
-            await self.outbox.transition(
+            sent = await self.outbox.transition(
                 taken.id,
                 OutboxState.SENT,
                 expect=[OutboxState.SENDING],
                 post_ids=[post.id for post in posts],
             )
             result.sent.append(taken.id)
+            self._created(sent, posts)
             self._backoff = BACKOFF_START
 
     # -- helpers --------------------------------------------------------------------------------
@@ -309,6 +322,10 @@ class OutboxSender:
             waits.append(0.0)
         if waits:
             result.retry_in = max(min(waits), 0.0)
+
+    def _created(self, entry: OutboxEntry | None, posts: list[Post]) -> None:
+        if entry is not None and self.on_created is not None:
+            self.on_created(entry, posts)
 
     def _set_status(self, status: SenderStatus) -> None:
         if status == self.status:

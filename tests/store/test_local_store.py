@@ -230,3 +230,28 @@ def test_kill_9_while_writing_loses_no_committed_draft(tmp_path: Path) -> None:
             assert json.loads(note.document)["content"] == f"note {n}"
     finally:
         store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_file_of_the_first_format_is_upgraded_in_place(tmp_path: Path) -> None:
+    from app.store.local_schema import LOCAL_MIGRATIONS, LOCAL_SCHEMA_VERSION
+
+    path = tmp_path / "v1.local.sqlite3"
+    with sqlite3.connect(path) as connection:
+        connection.executescript(LOCAL_MIGRATIONS[0])
+        connection.execute(
+            "INSERT INTO drafts (id, title, document, search_text, revision, created_utc, "
+            "updated_utc) VALUES ('d1', 'Old', '{}', '', 3, '2026-01-01T00:00:00.000000Z', "
+            "'2026-01-01T00:00:00.000000Z')"
+        )
+        connection.execute("PRAGMA user_version = 1")
+    connection.close()
+    store = LocalStore.open(path)
+    try:
+        old = store.get_draft("d1")
+        version = store.read("PRAGMA user_version")[0][0]
+    finally:
+        store.close()
+    assert old is not None
+    assert old.revision == 3
+    assert version == LOCAL_SCHEMA_VERSION == 2

@@ -74,8 +74,14 @@ async def test_dropped_answers_never_create_a_batch_twice(
     outbox.listeners.append(changes.append)
     for n in range(30):
         await outbox.enqueue(batch(faulty, f"Post number {n}", two=n % 2 == 0))
+    created: dict[int, list[str]] = {}
     async with sandbox_client(faulty) as client:
-        sender = OutboxSender(outbox, client, settle_seconds=0)
+        sender = OutboxSender(
+            outbox,
+            client,
+            settle_seconds=0,
+            on_created=lambda entry, posts: created.setdefault(entry.id, [p.id for p in posts]),
+        )
         await drain(sender, outbox)
 
     assert faulty.faults is not None
@@ -87,6 +93,8 @@ async def test_dropped_answers_never_create_a_batch_twice(
     credited = [post_id for entry in entries for post_id in entry.post_ids]
     assert len(credited) == len(set(credited)) == expected_posts
     assert set(credited) == server_post_ids(faulty)
+    # The posts are handed over whether the answer arrived or was found by reconciling.
+    assert created == {entry.id: list(entry.post_ids) for entry in entries}
     assert any(change.state is OutboxState.OUTCOME_UNKNOWN for change in changes)
 
 
@@ -226,6 +234,7 @@ async def test_a_refused_batch_needs_attention_with_the_servers_reason(
     assert after.state is OutboxState.NEEDS_ATTENTION
     assert after.reason is not None
     assert "destinations.0.meta" in after.reason
+    assert list(after.field_errors) == ["destinations.0.meta.board_id"]
     assert sandbox.store.post_count() == 0
 
 
