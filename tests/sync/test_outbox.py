@@ -10,6 +10,7 @@ import pytest
 
 from app.api.client import ApiClient
 from app.api.retry import RetryPolicy
+from app.models.posts import Post
 from app.models.requests import BatchRequest, Destination
 from app.sandbox.harness import SandboxServer
 from app.store.local_store import LocalStore
@@ -75,13 +76,13 @@ async def test_dropped_answers_never_create_a_batch_twice(
     for n in range(30):
         await outbox.enqueue(batch(faulty, f"Post number {n}", two=n % 2 == 0))
     created: dict[int, list[str]] = {}
+
+    def handed_over(entry: OutboxEntry, posts: list[Post]) -> None:
+        assert entry.id not in created
+        created[entry.id] = [post.id for post in posts]
+
     async with sandbox_client(faulty) as client:
-        sender = OutboxSender(
-            outbox,
-            client,
-            settle_seconds=0,
-            on_created=lambda entry, posts: created.setdefault(entry.id, [p.id for p in posts]),
-        )
+        sender = OutboxSender(outbox, client, settle_seconds=0, on_created=handed_over)
         await drain(sender, outbox)
 
     assert faulty.faults is not None
