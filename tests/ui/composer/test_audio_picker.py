@@ -81,15 +81,26 @@ def account(server: SandboxServer, platform: str = "instagram-facebook") -> Soci
 
 async def type_slowly(dialog: AudioPickerDialog, text: str, interval_s: float) -> None:
     for char in text:
-        QTest.keyClick(dialog.search, char)
+        QTest.keyClicks(dialog.search, char)
         await asyncio.sleep(interval_s)
 
 
-def picker(client: ApiClient, who: SocialAccountSummary) -> AudioPickerDialog:
-    dialog = AudioPickerDialog(client.audio, who)
+class RecordingPicker(AudioPickerDialog):
+    """The real picker; previews are recorded instead of handed to the desktop."""
+
+    def __init__(self, client: ApiClient, who: SocialAccountSummary) -> None:
+        super().__init__(client.audio, who)
+        self.opened: list[str] = []
+        self.open_url = self._record
+
+    def _record(self, url: str) -> bool:
+        self.opened.append(url)
+        return True
+
+
+def picker(client: ApiClient, who: SocialAccountSummary) -> RecordingPicker:
+    dialog = RecordingPicker(client, who)
     _DIALOGS.append(dialog)
-    dialog.opened: list[str] = []  # type: ignore[attr-defined]
-    dialog.open_url = lambda url: dialog.opened.append(url) or True  # type: ignore[attr-defined]
     return dialog
 
 
@@ -230,9 +241,9 @@ def test_an_expired_preview_gets_a_fresh_link_before_playing(
             before = client.audio.requests_sent
             dialog.results.setCurrentIndex(dialog.model.index(0))
             dialog.play_button.click()
-            await until(lambda: dialog.opened, what="preview opened")  # type: ignore[attr-defined]
+            await until(lambda: dialog.opened, what="preview opened")
             assert client.audio.requests_sent > before  # a fresh read, not the cache
-            assert dialog.opened[0].startswith("https://")  # type: ignore[attr-defined]
+            assert dialog.opened[0].startswith("https://")
             assert "media player" in dialog.status_label.text()
             dialog.reject()
 
@@ -250,9 +261,9 @@ def test_a_fresh_enough_preview_plays_without_a_request(
             await until(lambda: dialog.model.rowCount() > 0)
             dialog.results.setCurrentIndex(dialog.model.index(1))
             dialog.play_button.click()
-            await until(lambda: dialog.opened)  # type: ignore[attr-defined]
+            await until(lambda: dialog.opened)
             assert client.audio.requests_sent == 1
-            assert dialog.opened == [dialog.model.assets()[1].preview_url]  # type: ignore[attr-defined]
+            assert dialog.opened == [dialog.model.assets()[1].preview_url]
             QTest.keyClick(dialog.results, Qt.Key.Key_Escape)
             dialog.reject()
 
