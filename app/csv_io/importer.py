@@ -110,9 +110,11 @@ async def import_csv(
     on_progress: Progress | None = None,
     wait_seconds: float = 120.0,
     settle_seconds: float = DEFAULT_SETTLE_SECONDS,
+    sender: OutboxSender | None = None,
 ) -> ImportReport:
     """Check, queue and send. Returns when every row is sent or needs the user, or when
-    `wait_seconds` passed without that (the rest stays queued in the outbox)."""
+    `wait_seconds` passed without that (the rest stays queued in the outbox). In the window,
+    pass the workspace's running `sender` (its passes are serialized, so sharing is safe)."""
     planned, errors = await check_csv(text, client, base_dir=base_dir, local_tz=local_tz)
     if errors:
         return ImportReport(errors=errors)
@@ -140,7 +142,8 @@ async def import_csv(
         entry = await outbox.enqueue(request, summary=row.summary, source_key=row.source_key)
         entries[row.row] = entry.id
 
-    sender = OutboxSender(outbox, client, settle_seconds=settle_seconds)
+    if sender is None:
+        sender = OutboxSender(outbox, client, settle_seconds=settle_seconds)
     deadline = time.monotonic() + wait_seconds
     while True:
         states = _states(outbox, entries)

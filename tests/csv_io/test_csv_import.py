@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from app.config import Paths, Profile, ProfileStore
 from app.csv_io import cli
 from app.csv_io.export import export_posts
 from app.csv_io.format import read_records
@@ -18,7 +19,7 @@ from app.csv_io.plan import plan_rows
 from app.models.requests import LabelInput
 from app.sandbox.harness import SandboxServer
 from app.sandbox.media_files import gradient_png
-from app.store.local_store import LocalStore
+from app.store.local_store import LocalStore, local_store_path
 from app.sync.outbox import Outbox, OutboxState
 from tests.api.helpers import sandbox_client
 
@@ -236,3 +237,28 @@ async def test_an_unreachable_server_leaves_the_rows_queued(
                 10,
             )
     assert Outbox(store).entries([OutboxState.QUEUED]) == []
+
+
+def test_the_command_uses_the_current_workspace_and_its_outbox(
+    sandbox: SandboxServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    paths = Paths()
+    profile = Profile.create("Northwind", sandbox.base_url)
+    profiles = ProfileStore(paths)
+    profiles.add(profile)
+    profiles.active_id = profile.id
+    monkeypatch.setenv("POSTDESK_API_KEY", sandbox.keys.admin)
+    plan = tmp_path / "plan.csv"
+    plan.write_text(month_plan(3), encoding="utf-8")
+
+    assert cli.main(["import", str(plan)]) == 0, capsys.readouterr()
+    assert sandbox.store.post_count() == 4
+    store = LocalStore.open(local_store_path(paths, profile.id))
+    try:
+        states = [entry.state for entry in Outbox(store).entries()]
+    finally:
+        store.close()
+    assert states == [OutboxState.SENT] * 3
