@@ -31,6 +31,7 @@ import httpx
 from app.api import errors as e
 from app.api.client import ApiClient
 from app.models.posts import Post
+from app.store.local_store import LocalStoreError
 from app.sync.outbox import Outbox, OutboxEntry, OutboxState
 from app.sync.outbox_reconcile import DEFAULT_SKEW, reconcile
 
@@ -54,7 +55,8 @@ class SenderStatus:
     """What the sender is waiting for, in words for a status line."""
 
     phase: str
-    """`idle`, `sending`, `offline`, `rate_limited`, `blocked` (auth/payment) or `checking`."""
+    """`idle`, `sending`, `checking`, `offline`, `rate_limited`, `blocked` (auth/payment) or
+    `error` (the local file could not be written)."""
     message: str = ""
     retry_in: float | None = None
 
@@ -106,7 +108,14 @@ class OutboxSender:
         """Send whenever there is something to send, until cancelled."""
         while True:
             self._wake.clear()
-            result = await self.send_pending()
+            try:
+                result = await self.send_pending()
+            except LocalStoreError as exc:
+                # The file could not be written (disk full, ...): nothing was lost; say so and
+                # try again later rather than end the loop.
+                self._set_status(SenderStatus("error", exc.message, self._backoff))
+                result = PassResult(retry_in=self._backoff, stopped=True)
+                self._backoff = min(self._backoff * 2, BACKOFF_MAX)
             timeout = IDLE_POLL if result.retry_in is None else max(result.retry_in, 0.05)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout)
@@ -126,7 +135,13 @@ class OutboxSender:
     # -- steps ----------------------------------------------------------------------------------
 
     async def _recover_cut_off(self) -> None:
+        """An entry still `sending` a settle time after its request left was cut off (the app
+        died, or the task was cancelled mid-request). A younger one may be another sender's
+        request in flight (a second window, `postdesk import`): leave it to that sender."""
+        now = self.outbox.store.now()
         for entry in self.outbox.entries([OutboxState.SENDING]):
+            if not self._settled(entry, now):
+                continue
             await self.outbox.transition(
                 entry.id,
                 OutboxState.OUTCOME_UNKNOWN,
@@ -316,7 +331,7 @@ class OutboxSender:
         now = self.outbox.store.now()
         waits = [
             (self._due_at(entry) - now).total_seconds()
-            for entry in self.outbox.entries([OutboxState.OUTCOME_UNKNOWN])
+            for entry in self.outbox.entries([OutboxState.OUTCOME_UNKNOWN, OutboxState.SENDING])
         ]
         if self.outbox.entries([OutboxState.QUEUED]):
             waits.append(0.0)

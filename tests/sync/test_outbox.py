@@ -178,11 +178,12 @@ async def test_a_restart_before_the_request_left_sends_it_once(
 
 
 @pytest.mark.asyncio
-async def test_a_cut_off_send_is_checked_only_after_the_settle_time(
+async def test_a_send_in_flight_elsewhere_is_left_alone_until_the_settle_time(
     sandbox: SandboxServer, store: LocalStore
 ) -> None:
-    """A request that may still be running on the server is not looked for too early: a
-    check before it commits would find nothing and send it a second time."""
+    """An entry another sender (a second window, `postdesk import`) is sending right now is
+    neither resent nor checked too early: a check before the request commits would find
+    nothing and send it a second time."""
     outbox = Outbox(store)
     entry = await outbox.enqueue(batch(sandbox, "Maybe still on its way"))
     await outbox.transition(
@@ -192,7 +193,8 @@ async def test_a_cut_off_send_is_checked_only_after_the_settle_time(
         result = await OutboxSender(outbox, client, settle_seconds=3600).send_pending()
     current = outbox.get(entry.id)
     assert current is not None
-    assert current.state is OutboxState.OUTCOME_UNKNOWN
+    assert current.state is OutboxState.SENDING
+    assert current.attempts == 1
     assert result.retry_in is not None
     assert result.retry_in > 3000
     assert sandbox.store.post_count() == 0
