@@ -93,6 +93,9 @@ async def check_csv(
 ) -> tuple[list[PlannedRow], list[CsvError]]:
     """Read and check every row (reads the workspace's accounts and labels once)."""
     records, errors = read_records(text)
+    if any(error.row == 1 for error in errors):
+        # With the header wrong, every row would be misread: fix the header first.
+        return [], errors
     facts = await read_workspace_facts(client)
     planned, row_errors = plan_rows(
         records, facts, base_dir=base_dir, local_tz=local_tz, now=now or datetime.now(UTC)

@@ -211,6 +211,14 @@ def test_the_command_refuses_bad_arguments_and_bad_rows(
     monkeypatch.setenv("POSTDESK_API_KEY", sandbox.keys.admin)
     assert cli.main([str(plan), "--base-url", sandbox.base_url]) == 1
     assert "row 2, column accounts" in capsys.readouterr().out
+    plan.write_text("content,acounts\nHello,x:northwindcoffee\n", encoding="utf-8")
+    assert cli.main([str(plan), "--base-url", sandbox.base_url]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("row 1, column acounts: unknown column")
+    assert out[1:] == [
+        "row 1, column accounts: missing column",
+        "Nothing was sent: 2 problems to fix first.",
+    ]
     assert sandbox.store.post_count() == 0
 
 
