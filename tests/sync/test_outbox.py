@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -308,3 +309,37 @@ async def test_an_entry_whose_outcome_is_unknown_cannot_be_discarded(
     with pytest.raises(ValueError, match="may already be on the server"):
         await outbox.discard(entry.id)
     assert outbox.get(entry.id) is not None
+
+
+@pytest.mark.asyncio
+async def test_two_senders_on_one_file_send_each_batch_once(
+    faulty: SandboxServer, tmp_path: Path
+) -> None:
+    """The app and `postdesk import` (or two windows) may send from the same outbox."""
+    path = tmp_path / "shared.local.sqlite3"
+    first, second = LocalStore.open(path), LocalStore.open(path)
+    try:
+        outboxes = [Outbox(first), Outbox(second)]
+        for n in range(30):
+            await outboxes[n % 2].enqueue(batch(faulty, f"Shared {n}", two=n % 3 == 0))
+
+        async def run(outbox: Outbox) -> None:
+            async with sandbox_client(faulty) as client:
+                sender = OutboxSender(outbox, client, settle_seconds=1)
+                for _ in range(40):
+                    result = await sender.send_pending()
+                    if not outbox.entries(
+                        [OutboxState.QUEUED, OutboxState.SENDING, OutboxState.OUTCOME_UNKNOWN]
+                    ):
+                        return
+                    await asyncio.sleep(min(result.retry_in or 0.05, 1.0))
+
+        await asyncio.gather(*(run(outbox) for outbox in outboxes))
+        entries = outboxes[0].entries()
+    finally:
+        first.close()
+        second.close()
+    assert {entry.state for entry in entries} == {OutboxState.SENT}
+    expected = sum(len(entry.request.destinations) for entry in entries)
+    assert faulty.store.post_count() == expected
+    assert sum(entry.attempts for entry in entries) >= 30
