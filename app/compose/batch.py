@@ -82,7 +82,7 @@ def build_batch(doc: ComposerDocument) -> BatchRequest:
             Destination(
                 social_account_id=dest.account_id,
                 content_type=dest.content_type,
-                content=dest.content,
+                content=dest.content if dest.overrides_content else None,
                 media=_refs(dest.media) if dest.media is not None else None,
                 meta=dict(dest.meta) or None,
             )

@@ -86,7 +86,9 @@ class DestinationDraft(_Model):
 
     @property
     def overrides_content(self) -> bool:
-        return self.content is not None
+        """A blank override counts as none: the server trims it to null and keeps the shared
+        text (Laravel's TrimStrings + ConvertEmptyStringsToNull, DESIGN.md)."""
+        return self.content is not None and self.content.strip() != ""
 
     @property
     def overrides_media(self) -> bool:
@@ -118,7 +120,7 @@ class ComposerDocument(_Model):
 
     def content_for(self, index: int) -> str:
         dest = self.destinations[index]
-        return dest.content if dest.content is not None else self.content
+        return dest.content if dest.content is not None and dest.overrides_content else self.content
 
     def media_for(self, index: int) -> list[MediaAttachment]:
         dest = self.destinations[index]

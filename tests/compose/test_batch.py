@@ -235,3 +235,9 @@ def test_duplicating_keeps_text_accounts_and_settings_but_not_the_post() -> None
     assert [(d.account_id, d.meta, d.post_platform_id) for d in copy.destinations] == [
         ("p", {"board_id": "b"}, None)
     ]
+
+
+def test_a_blank_override_is_not_sent() -> None:
+    doc = ComposerDocument(content="Shared")
+    doc.add_destination("a", "x").content = "  "
+    assert "content" not in build_batch(doc).to_wire()["destinations"][0]

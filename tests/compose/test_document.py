@@ -98,3 +98,12 @@ def test_an_empty_document_is_empty() -> None:
     assert doc.is_empty()
     doc.destinations[0].content = "x"
     assert not doc.is_empty()
+
+
+def test_a_blank_content_override_means_the_shared_text() -> None:
+    # The server trims "" / "  " to null, and a null override keeps the shared text.
+    doc = ComposerDocument(content="Shared")
+    dest = doc.add_destination("a", "x")
+    dest.content = "   "
+    assert not dest.overrides_content
+    assert doc.content_for(0) == "Shared"
