@@ -36,9 +36,14 @@ T = TypeVar("T")
 
 _UTC_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 _PREVIEW_CHARS = 160
-_DRAFT_COLUMNS = (
+_INSERT_COLUMNS = (
     "id, title, document, search_text, revision, created_utc, updated_utc, "
     "server_post_id, server_version, conflict_of"
+)
+# Reads take only the start of the search text: enough for the preview, and a list of many
+# long drafts stays cheap to read on the GUI thread.
+_DRAFT_COLUMNS = _INSERT_COLUMNS.replace(
+    "search_text", f"substr(search_text, 1, {_PREVIEW_CHARS * 3})"
 )
 
 
@@ -138,7 +143,8 @@ def utc_text(moment: datetime) -> str:
 
 
 def parse_utc_text(text: str) -> datetime:
-    return datetime.strptime(text, _UTC_FORMAT).replace(tzinfo=UTC)
+    # fromisoformat (3.11 reads the "Z") is several times faster than strptime.
+    return datetime.fromisoformat(text)
 
 
 def _now() -> datetime:
@@ -372,7 +378,9 @@ class LocalStore:
                 self._now(),
                 title=f"{source.title} (copy)" if source.title else "",
                 document=source.document,
-                search_text=row[3],
+                search_text=connection.execute(
+                    "SELECT search_text FROM drafts WHERE id = ?", (draft_id,)
+                ).fetchone()[0],
             )
 
         return await self.transaction(work)
@@ -681,7 +689,7 @@ def _insert_draft(
     new_id = draft_id or uuid.uuid4().hex
     stamp = utc_text(now)
     connection.execute(
-        f"INSERT INTO drafts ({_DRAFT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO drafts ({_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             new_id,
             title.strip(),

@@ -34,6 +34,7 @@ pytestmark = pytest.mark.bench
 BATCHES = 200
 FAIL_RATE = 0.5
 SAVES = 200
+LISTED_DRAFTS = 500
 KEY = "pd_bench_outbox_key_0123456789abcdef"
 TARGET_DUPLICATES = 0
 TARGET_AUTOSAVE_MS = 2000.0
@@ -146,11 +147,32 @@ async def _autosave_run(store: LocalStore) -> dict[str, Any]:
         timings.append((time.perf_counter() - started) * 1000)
         revision = result.saved.revision
     timings.sort()
+    listing = await _list_run(store)
     return {
+        **listing,
         "autosave_ms": round(statistics.median(timings), 2),
         "autosave_p95_ms": round(timings[int(len(timings) * 0.95) - 1], 2),
         "autosave_max_ms": round(timings[-1], 2),
         "autosave_document_bytes": len(document),
+    }
+
+
+async def _list_run(store: LocalStore) -> dict[str, Any]:
+    """The drafts list is read on the GUI thread: time it with many long drafts."""
+    for n in range(LISTED_DRAFTS - 1):
+        text = f"Draft {n} " + "coffee beans roast " * 200
+        await store.create_draft(json.dumps({"content": text}), title=f"Draft {n}")
+    runs: dict[str, list[float]] = {"all": [], "search": []}
+    for _ in range(5):
+        for name, query in (("all", ""), ("search", "roast beans")):
+            started = time.perf_counter()
+            found = store.list_drafts(query)
+            runs[name].append((time.perf_counter() - started) * 1000)
+            assert len(found) >= LISTED_DRAFTS - 1
+    return {
+        "drafts_listed": LISTED_DRAFTS,
+        "drafts_list_ms": round(statistics.median(runs["all"]), 1),
+        "drafts_search_ms": round(statistics.median(runs["search"]), 1),
     }
 
 
@@ -171,7 +193,8 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         f"answers lost, {values['outbox_duplicates']} duplicates, "
         f"{values['outbox_unresolved']} unresolved, {values['outbox_seconds']} s; "
         f"autosave median {values['autosave_ms']} ms, p95 {values['autosave_p95_ms']} ms, "
-        f"max {values['autosave_max_ms']} ms"
+        f"max {values['autosave_max_ms']} ms; {values['drafts_listed']} drafts listed in "
+        f"{values['drafts_list_ms']} ms, searched in {values['drafts_search_ms']} ms"
     )
     return values
 
