@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QSize, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QDialog,
@@ -78,6 +79,7 @@ class AudioPickerDialog(QDialog):
         self._waiting_until = 0.0
         self._wait_reason = ""
         self._closing: asyncio.Future[None] | None = None
+        self._chosen_once = False
         self.setWindowTitle("Choose audio")
         self.setObjectName("audioPicker")
         self.resize(520, 560)
@@ -119,7 +121,8 @@ class AudioPickerDialog(QDialog):
         self.search.setMaxLength(MAX_QUERY_CHARS)
         self.search.setClearButtonEnabled(True)
         self.search.textEdited.connect(self._text_edited)
-        self.search.returnPressed.connect(self._search_now)
+        # Enter searches at once (not "choose"), Down moves into the results.
+        self.search.installEventFilter(self)
         layout.addWidget(self.search)
 
         status = QHBoxLayout()
@@ -140,6 +143,8 @@ class AudioPickerDialog(QDialog):
         self.results.setUniformItemSizes(True)
         self.results.setAlternatingRowColors(True)
         self.results.selectionModel().currentChanged.connect(self._selection_changed)
+        # Enter or a double-click on a row chooses it (styles differ in which one they send).
+        self.results.activated.connect(self._choose_index)
         self.results.doubleClicked.connect(self._choose_index)
         layout.addWidget(self.results, 1)
 
@@ -186,6 +191,19 @@ class AudioPickerDialog(QDialog):
                 widget.setVisible(False)
             layout.addStretch(1)
             self.resize(460, 180)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.search and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self._search_now()
+                return True
+            if event.key() == Qt.Key.Key_Down and self.model.rowCount():
+                self.results.setFocus()
+                if not self.results.currentIndex().isValid():
+                    self.results.setCurrentIndex(self.model.index(0))
+                return True
+        return super().eventFilter(watched, event)
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -336,8 +354,9 @@ class AudioPickerDialog(QDialog):
 
     def _choose_current(self) -> None:
         asset = self.current_asset()
-        if asset is None:
+        if asset is None or self._chosen_once:
             return
+        self._chosen_once = True
         self.chosen.emit(asset)
         self.accept()
 

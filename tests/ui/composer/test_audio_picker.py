@@ -268,3 +268,50 @@ def test_a_fresh_enough_preview_plays_without_a_request(
             dialog.reject()
 
     runner.run(body())
+
+
+def test_enter_in_the_search_searches_instead_of_choosing(
+    runner: LoopRunner, server: SandboxServer
+) -> None:
+    async def body() -> None:
+        async with sandbox_client(server) as client:
+            dialog = picker(client, account(server))
+            chosen: list[AudioAsset] = []
+            dialog.chosen.connect(chosen.append)
+            dialog.open()
+            await until(lambda: dialog.model.rowCount() > 0)
+            QTest.keyClicks(dialog.search, "sigur ros")
+            QTest.keyClick(dialog.search, Qt.Key.Key_Return)
+            await until(lambda: client.audio.requests_sent == 2, what="search on Enter")
+            await until(lambda: "“sigur ros”" in dialog.status_label.text())
+            assert chosen == []
+            assert dialog.isVisible()
+            QTest.keyClick(dialog.search, Qt.Key.Key_Down)
+            assert dialog.results.hasFocus() or dialog.results.currentIndex().row() == 0
+            QTest.keyClick(dialog.results, Qt.Key.Key_Return)
+            assert chosen == [dialog.model.assets()[0]]
+            row = dialog.results.visualRect(dialog.model.index(0)).center()
+            QTest.mouseDClick(
+                dialog.results.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier(0), row
+            )
+            assert len(chosen) == 1  # a track is chosen once
+            await asyncio.sleep(DEBOUNCE_MS / 1000 + 0.1)
+            assert client.audio.requests_sent == 2  # Enter did not leave a debounced repeat
+
+    runner.run(body())
+
+
+def test_covers_replace_the_placeholder(qapp: QApplication) -> None:
+    from app.sandbox.media_files import gradient_png
+    from ui.composer.audio.results_model import AudioResultsModel, format_duration, row_text
+
+    model = AudioResultsModel()
+    asset = AudioAsset(id="1", title="Song", artist="Ana", type="music", duration_ms=65000)
+    model.set_assets([asset])
+    index = model.index(0)
+    placeholder = model.data(index, Qt.ItemDataRole.DecorationRole)
+    assert model.set_cover("1", gradient_png(10, 10, (255, 0, 0), (0, 0, 255)))
+    assert model.data(index, Qt.ItemDataRole.DecorationRole) is not placeholder
+    assert not model.set_cover("1", b"not an image")
+    assert row_text(asset) == "Song\nAna · Music · 1:05"
+    assert format_duration(None) == ""
