@@ -20,7 +20,6 @@ Rules (DESIGN.md: `POST /posts/batch` is not idempotent):
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -117,8 +116,14 @@ class OutboxSender:
                 result = PassResult(retry_in=self._backoff, stopped=True)
                 self._backoff = min(self._backoff * 2, BACKOFF_MAX)
             timeout = IDLE_POLL if result.retry_in is None else max(result.retry_in, 0.05)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
+            # A timer that sets the event, not wait_for(): wait_for wraps the wait in a task of
+            # its own, which a loop torn down right after cancelling us never runs ("coroutine
+            # was never awaited").
+            timer = asyncio.get_running_loop().call_later(timeout, self._wake.set)
+            try:
+                await self._wake.wait()
+            finally:
+                timer.cancel()
 
     async def send_pending(self) -> PassResult:
         """One pass: recover cut-off sends, reconcile what is due, send what is queued."""
