@@ -79,7 +79,9 @@ class DestinationPicker(QWidget):
         self._updating = True
         self.list.clear()
         for account in accounts:
-            item = QListWidgetItem(network_icon(account.platform), account_text(account, self._local_tz))
+            item = QListWidgetItem(
+                network_icon(account.platform), account_text(account, self._local_tz)
+            )
             item.setData(ACCOUNT_ROLE, account.id)
             problem = account_problem(account)
             if problem is None:
@@ -134,7 +136,7 @@ class DestinationPicker(QWidget):
         if not self._updating:
             self.chosenChanged.emit(self.chosen())
 
-    # -- recent sets -----------------------------------------------------------------------------
+    # -- recent sets ---------------------------------------------------------------------------
     def _show_recent(self) -> None:
         menu = self.recent_menu()
         menu.popup(self.recent_button.mapToGlobal(self.recent_button.rect().bottomLeft()))

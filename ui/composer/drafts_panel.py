@@ -66,7 +66,9 @@ class DraftsPanel(QWidget):
         self.rename_button = QPushButton("Rename")
         self.rename_button.clicked.connect(self._start_rename)
         self.duplicate_button = QPushButton("Duplicate")
-        self.duplicate_button.clicked.connect(lambda: self._with_current(self.duplicateRequested.emit))
+        self.duplicate_button.clicked.connect(
+            lambda: self._with_current(self.duplicateRequested.emit)
+        )
         self.delete_button = QPushButton("Delete")
         self.delete_button.clicked.connect(lambda: self._with_current(self.deleteRequested.emit))
         row1 = QHBoxLayout()
@@ -142,5 +144,10 @@ class DraftsPanel(QWidget):
 
     def _sync(self) -> None:
         has = self.list.currentItem() is not None
-        for button in (self.open_button, self.rename_button, self.duplicate_button, self.delete_button):
+        for button in (
+            self.open_button,
+            self.rename_button,
+            self.duplicate_button,
+            self.delete_button,
+        ):
             button.setEnabled(has)

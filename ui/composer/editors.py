@@ -37,7 +37,7 @@ class TextEditor(QPlainTextEdit):
 
     focused = Signal()
 
-    def focusInEvent(self, event: object) -> None:  # noqa: N802 (Qt override)
+    def focusInEvent(self, event: object) -> None:
         super().focusInEvent(event)  # type: ignore[arg-type]
         self.focused.emit()
 
@@ -46,7 +46,11 @@ class TextEditor(QPlainTextEdit):
 
     def append_text(self, text: str) -> None:
         current = self.toPlainText()
-        separator = "" if not current or current.endswith("\n\n") else ("\n" if current.endswith("\n") else "\n\n")
+        separator = (
+            ""
+            if not current or current.endswith("\n\n")
+            else ("\n" if current.endswith("\n") else "\n\n")
+        )
         cursor = self.textCursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
         cursor.insertText(separator + text)
@@ -174,7 +178,11 @@ class DestinationTab(QScrollArea):
 
     def overrides(self) -> list[str]:
         dest = self.state.doc.destinations[self.index]
-        return [name for name, on in (("text", dest.content is not None), ("media", dest.media is not None)) if on]
+        return [
+            name
+            for name, on in (("text", dest.content is not None), ("media", dest.media is not None))
+            if on
+        ]
 
     def _text_toggled(self, on: bool) -> None:
         self.state.set_destination_content(self.index, self.state.doc.content if on else None)

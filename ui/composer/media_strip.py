@@ -51,7 +51,9 @@ def thumbnail(item: MediaAttachment) -> QIcon:
         reader.setAutoTransform(True)
         full = reader.size()
         if full.isValid():
-            reader.setScaledSize(full.scaled(QSize(THUMB, THUMB), Qt.AspectRatioMode.KeepAspectRatio))
+            reader.setScaledSize(
+                full.scaled(QSize(THUMB, THUMB), Qt.AspectRatioMode.KeepAspectRatio)
+            )
         image = reader.read()
         if not image.isNull():
             return QIcon(QPixmap.fromImage(image))
@@ -62,7 +64,9 @@ def describe(item: MediaAttachment) -> str:
     name = Path(item.path or item.url or "file").name
     facts = [item.kind]
     if item.size is not None:
-        facts.append(f"{item.size / 1048576:.1f} MB" if item.size >= 104858 else f"{item.size // 1024} KB")
+        facts.append(
+            f"{item.size / 1048576:.1f} MB" if item.size >= 104858 else f"{item.size // 1024} KB"
+        )
     if item.width and item.height:
         facts.append(f"{item.width}×{item.height}")
     return f"{name}\n{', '.join(facts)}"
@@ -117,7 +121,7 @@ class MediaStrip(QWidget):
         layout.addWidget(self.error)
         self._sync_buttons()
 
-    # -- content -----------------------------------------------------------------------------------
+    # -- content -------------------------------------------------------------------------------
     def set_items(self, items: list[MediaAttachment]) -> None:
         self._items = list(items)
         row = self.list.currentRow()
@@ -152,7 +156,7 @@ class MediaStrip(QWidget):
             self.changed.emit(self.items())
         return problems
 
-    # -- actions -----------------------------------------------------------------------------------
+    # -- actions -------------------------------------------------------------------------------
     def _add_clicked(self) -> None:
         paths = self.pick_files()
         if paths:
@@ -199,12 +203,12 @@ class MediaStrip(QWidget):
             self.set_items(self._items)
             self.changed.emit(self.items())
 
-    # -- drag and drop -----------------------------------------------------------------------------
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
+    # -- drag and drop -------------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt override)
+    def dropEvent(self, event: QDropEvent) -> None:
         paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
         if paths:
             self.add_paths(paths)

@@ -66,7 +66,12 @@ class OutboxPanel(QWidget):
         self.discard_button.clicked.connect(lambda: self._emit(self.discardRequested))
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
-        for button in (self.edit_button, self.draft_button, self.anyway_button, self.discard_button):
+        for button in (
+            self.edit_button,
+            self.draft_button,
+            self.anyway_button,
+            self.discard_button,
+        ):
             buttons.addWidget(button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -121,4 +126,6 @@ class OutboxPanel(QWidget):
         self.edit_button.setEnabled(bool(entry and entry.draft_id) and (attention or confirm))
         self.draft_button.setEnabled(confirm)
         self.anyway_button.setEnabled(confirm)
-        self.discard_button.setEnabled(state in (OutboxState.NEEDS_ATTENTION, OutboxState.NEEDS_CONFIRMATION, OutboxState.SENT))
+        self.discard_button.setEnabled(
+            state in (OutboxState.NEEDS_ATTENTION, OutboxState.NEEDS_CONFIRMATION, OutboxState.SENT)
+        )

@@ -59,9 +59,7 @@ DEFAULT_HOUR = 9
 
 
 class ComposerPage(QWidget):
-    def __init__(
-        self, parent: QWidget | None = None, *, local_tz: tzinfo | None = None
-    ) -> None:
+    def __init__(self, parent: QWidget | None = None, *, local_tz: tzinfo | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("composerPage")
         self.local_tz = local_tz or system_time_zone()
@@ -84,7 +82,7 @@ class ComposerPage(QWidget):
         self._connect()
         self._refresh_everything()
 
-    # -- building ----------------------------------------------------------------------------------
+    # -- building ------------------------------------------------------------------------------
     def _build(self) -> None:
         self.status_line = QLabel()
         self.status_line.setObjectName("composerStatus")
@@ -177,7 +175,7 @@ class ComposerPage(QWidget):
         self.outbox_panel.sendAnywayRequested.connect(self._entry_in_an_hour)
         self.outbox_panel.discardRequested.connect(self._discard_entry)
 
-    # -- the shell's interface -----------------------------------------------------------------------
+    # -- the shell's interface -----------------------------------------------------------------
     def set_session(self, session: WorkspaceSession | None) -> None:
         if session is self.session:
             return
@@ -187,6 +185,7 @@ class ComposerPage(QWidget):
         if session is not None:
             self.messages = session.messages
             session.dataChanged.connect(self.data.reload)
+            session.syncStateChanged.connect(self._sync_state)
             self._open_store(session)
         self.data.set_session(session)
         self.new_post()
@@ -242,7 +241,7 @@ class ComposerPage(QWidget):
         """Open an existing post: its local draft when there is one, else the post itself."""
         self.tasks.spawn(self._edit_post(post_id))
 
-    # -- documents ------------------------------------------------------------------------------------
+    # -- documents -----------------------------------------------------------------------------
     def _switch_to(self, doc: ComposerDocument, draft_id: str | None, revision: int) -> None:
         pending = self.autosave.before_replace()
         if pending is not None:
@@ -303,11 +302,13 @@ class ComposerPage(QWidget):
         self._switch_to(server_doc, None, 0)
         self.shared.text.setFocus()
 
-    # -- refreshing ---------------------------------------------------------------------------------------
+    # -- refreshing ----------------------------------------------------------------------------
     def _on_replaced(self) -> None:
         doc = self.state.doc
         self.picker.set_chosen([d.account_id for d in doc.destinations])
-        self.schedule.show_schedule(doc.schedule.mode, doc.schedule.at, editing=doc.editing_post_id is not None)
+        self.schedule.show_schedule(
+            doc.schedule.mode, doc.schedule.at, editing=doc.editing_post_id is not None
+        )
         self._refresh_everything()
         self._refresh_drafts()
 
@@ -322,7 +323,11 @@ class ComposerPage(QWidget):
             tab.refresh()
         self.preview.refresh(accounts)
         self.schedule.show_zones(
-            [accounts[d.account_id] for d in self.state.doc.destinations if d.account_id in accounts]
+            [
+                accounts[d.account_id]
+                for d in self.state.doc.destinations
+                if d.account_id in accounts
+            ]
         )
         self._show_labels_text()
         self._refresh_checks()
@@ -342,7 +347,9 @@ class ComposerPage(QWidget):
         self.errors.show(shown)
         self.current_issues = issues
         stops = blocking(issues)
-        self.schedule.set_blocked(self._blocker_text(stops[0].path, stops[0].message) if stops else "")
+        self.schedule.set_blocked(
+            self._blocker_text(stops[0].path, stops[0].message) if stops else ""
+        )
         self._mark_tabs(shown)
 
     def _blocker_text(self, path: str, message: str) -> str:
@@ -372,7 +379,8 @@ class ComposerPage(QWidget):
                 text += " ⚠"
             self.tabs.setTabText(index, text)
             self.tabs.setTabToolTip(
-                index, ("Own " + " and ".join(own) + ". ") if own else "Uses the shared text and media."
+                index,
+                ("Own " + " and ".join(own) + ". ") if own else "Uses the shared text and media.",
             )
 
     def _rebuild_tabs(self) -> None:
@@ -395,10 +403,12 @@ class ComposerPage(QWidget):
         self._refresh_everything()
 
     def _accounts_changed(self) -> None:
-        self.picker.set_accounts(self.data.accounts(), [d.account_id for d in self.state.doc.destinations])
+        self.picker.set_accounts(
+            self.data.accounts(), [d.account_id for d in self.state.doc.destinations]
+        )
         self._rebuild_tabs()
 
-    # -- drafts ---------------------------------------------------------------------------------------------
+    # -- drafts --------------------------------------------------------------------------------
     def _refresh_drafts(self) -> None:
         if self.store is None:
             self.drafts.show_drafts([], None)
@@ -415,10 +425,12 @@ class ComposerPage(QWidget):
 
     def _conflict(self, result: SaveResult) -> None:
         other = result.conflict
+        mine = result.saved.title or "your copy"
+        theirs = other.title if other else ""
         self._say(
             "This draft was changed in another window meanwhile. Nothing was overwritten: both "
-            f"versions are in the drafts list, and you are editing “{result.saved.title or 'your copy'}”"
-            f" now (the other is “{other.title if other else ''}”).",
+            f"versions are in the drafts list, and you are editing “{mine}” now (the other is "
+            f"“{theirs}”).",
             Level.WARNING,
         )
         self._refresh_drafts()
@@ -465,15 +477,18 @@ class ComposerPage(QWidget):
         self.messages.info(
             "Draft deleted.",
             action_label="Undo",
-            action=lambda: self.tasks.spawn(self._restore(draft_id)),
+            action=lambda: self._undo_delete(draft_id),
         )
+
+    def _undo_delete(self, draft_id: str) -> None:
+        self.tasks.spawn(self._restore(draft_id))
 
     async def _restore(self, draft_id: str) -> None:
         if self.store is not None:
             await self.store.restore_draft(draft_id)
             self._refresh_drafts()
 
-    # -- labels and signatures --------------------------------------------------------------------------------
+    # -- labels and signatures -----------------------------------------------------------------
     def _show_labels(self) -> None:
         menu = self.labels_menu()
         menu.popup(self.labels_button.mapToGlobal(self.labels_button.rect().bottomLeft()))
@@ -543,17 +558,17 @@ class ComposerPage(QWidget):
         self.signature_button.setToolTip(self.data.signatures_reason if missing else "")
 
     def _open_audio(self, account_id: str, done: Callable[[dict[str, Any]], None]) -> None:
-        if self.session is None:
+        account = self.data.accounts_by_id().get(account_id)
+        if self.session is None or account is None:
             return
-        from ui.composer import audio_picker  # owned by COMPOSE-CORE; may be missing
+        from ui.composer.audio_picker import AudioPickerDialog  # built on first use
 
-        dialog = audio_picker.AudioPickerDialog(self.session.client, account_id, parent=self)
-        dialog.trackChosen.connect(  # type: ignore[attr-defined]
-            lambda track: done({"id": str(track.id), "title": track.title})
-        )
+        dialog = AudioPickerDialog(self.session.client.audio, account, parent=self)
+        dialog.chosen.connect(lambda track: done({"id": str(track.id), "title": track.title}))
+        self.audio_dialog = dialog
         dialog.open()
 
-    # -- sending -----------------------------------------------------------------------------------------------------
+    # -- sending -------------------------------------------------------------------------------
     def send(self) -> None:
         """The Send button: one send per click; a second click while busy is ignored."""
         if self.gate.is_busy(self.state.doc.draft_id) or not self.schedule.send.isEnabled():
@@ -605,7 +620,9 @@ class ComposerPage(QWidget):
         if doc.editing_post_id is not None and self._editing_original is not None:
             await self._save_edit(doc)
             return
-        outcome = await sending.send_new(doc, draft_id=draft_id, revision=revision, progress=self._progress)
+        outcome = await sending.send_new(
+            doc, draft_id=draft_id, revision=revision, progress=self._progress
+        )
         self._after_send(outcome, doc)
 
     def _after_send(self, outcome: SendOutcome, doc: ComposerDocument) -> None:
@@ -640,12 +657,19 @@ class ComposerPage(QWidget):
     async def _save_edit(self, doc: ComposerDocument) -> None:
         sending = self.sending
         original = self._editing_original
-        assert sending is not None and original is not None
-        if original.status == "failed" and doc.schedule.mode is not ScheduleMode.DRAFT and self.session:
+        assert sending is not None
+        assert original is not None
+        if (
+            original.status == "failed"
+            and doc.schedule.mode is not ScheduleMode.DRAFT
+            and self.session
+        ):
             # A failed post goes back to draft before it can be scheduled again (spec §3).
             from app.models.requests import PostUpdate
 
-            original = await self.session.client.posts.update(original.id, PostUpdate(status="draft"))
+            original = await self.session.client.posts.update(
+                original.id, PostUpdate(status="draft")
+            )
             self._editing_original = original
         outcome = await sending.save_edit(doc, original, self._progress)
         if outcome.errors:
@@ -658,7 +682,9 @@ class ComposerPage(QWidget):
         self._editing_original = after
         if self.store is not None and self.state.draft_id is not None and after.updated_at:
             with contextlib.suppress(KeyError):
-                await self.store.link_server_post(self.state.draft_id, after.id, after.updated_at.isoformat())
+                await self.store.link_server_post(
+                    self.state.draft_id, after.id, after.updated_at.isoformat()
+                )
         if outcome.ignored:
             self._offer_replace(doc, outcome.ignored)
         else:
@@ -688,8 +714,10 @@ class ComposerPage(QWidget):
         box.button(QMessageBox.StandardButton.Yes).setText("Replace")
         self.replace_box = box
         box.finished.connect(
-            lambda code: code == QMessageBox.StandardButton.Yes
-            and self.gate.run("replace:" + (doc.editing_post_id or ""), self._replace(doc))
+            lambda code: (
+                code == QMessageBox.StandardButton.Yes
+                and self.gate.run("replace:" + (doc.editing_post_id or ""), self._replace(doc))
+            )
         )
         box.open()
 
@@ -710,10 +738,13 @@ class ComposerPage(QWidget):
             self._say("The old post was kept: the new one was not created yet.", Level.WARNING)
             return
         await sending.delete_post(old_id)
-        self._say("Post replaced: the new version is in the calendar and the old one is deleted.", Level.INFO)
+        self._say(
+            "Post replaced: the new version is in the calendar and the old one is deleted.",
+            Level.INFO,
+        )
         self.new_post()
 
-    # -- outbox -------------------------------------------------------------------------------------------------------
+    # -- outbox --------------------------------------------------------------------------------
     def _refresh_outbox(self) -> None:
         if self.sending is None:
             self.outbox_panel.show_entries([])
@@ -736,7 +767,9 @@ class ComposerPage(QWidget):
 
     def _entry_in_an_hour(self, entry_id: int) -> None:
         if self.sending is not None:
-            later = (datetime.now(self.local_tz) + timedelta(hours=1)).replace(second=0, microsecond=0)
+            later = (datetime.now(self.local_tz) + timedelta(hours=1)).replace(
+                second=0, microsecond=0
+            )
             self.tasks.spawn(self._confirm_entry(entry_id, scheduled_at=later))
 
     async def _confirm_entry(
@@ -744,13 +777,13 @@ class ComposerPage(QWidget):
     ) -> None:
         assert self.sending is not None
         await self.sending.outbox.confirm(entry_id, scheduled_at=scheduled_at, as_draft=as_draft)
-        self.sending.sender.wake()
+        self.sending.outbox_sender.wake()
 
     def _discard_entry(self, entry_id: int) -> None:
         if self.sending is not None:
             self.tasks.spawn(self.sending.outbox.discard(entry_id))
 
-    # -- session plumbing ----------------------------------------------------------------------------------------------
+    # -- session plumbing ----------------------------------------------------------------------
     def _open_store(self, session: WorkspaceSession) -> None:
         offered = getattr(session, "local_store", None)
         if isinstance(offered, LocalStore):
@@ -765,7 +798,7 @@ class ComposerPage(QWidget):
         self.attach_store(store)
 
     def attach_store(self, store: LocalStore, *, settle_seconds: float | None = None) -> None:
-        """Use `store` for drafts and the outbox (the page does not close it unless it opened it)."""
+        """Use `store` for drafts and the outbox (closed by the page only if it opened it)."""
         self.store = store
         self.autosave.store = store
         self.recent = RecentSets(recent_sets_path(store.path))
@@ -793,6 +826,12 @@ class ComposerPage(QWidget):
             self.tasks.spawn(self._close_store(store, owned, pending))
         with contextlib.suppress(RuntimeError, TypeError):
             self.session.dataChanged.disconnect(self.data.reload)  # type: ignore[union-attr]
+            self.session.syncStateChanged.disconnect(self._sync_state)  # type: ignore[union-attr]
+
+    def _sync_state(self, state: object) -> None:
+        # The sync reached the server again: queued posts need not wait for their backoff.
+        if getattr(state, "phase", "") == "idle" and self.sending is not None:
+            self.sending.outbox_sender.wake()
 
     async def _close_store(
         self, store: LocalStore, owned: bool, pending: Coroutine[Any, Any, None] | None
@@ -808,16 +847,19 @@ class ComposerPage(QWidget):
         """Save what is unsaved, stop sending, close the drafts file (the app is closing)."""
         await self.autosave.flush()
         if self.sending is not None:
-            self.sending.stop()
+            await self.sending.aclose()
+            self.sending = None
         if self.store is not None and self._owns_store:
             self.store.close()
         await self.tasks.cancel_all()
 
-    # -- messages ---------------------------------------------------------------------------------------------------------
+    # -- messages ------------------------------------------------------------------------------
     def _say(self, text: str, level: Level) -> None:
         self.status_line.setText(text)
         self.status_line.setStyleSheet(
-            {"info": "color:#1c4f9c;", "warning": "color:#7a4d00;", "error": "color:#9b1c1c;"}[level.value]
+            {"info": "color:#1c4f9c;", "warning": "color:#7a4d00;", "error": "color:#9b1c1c;"}[
+                level.value
+            ]
         )
         if level is not Level.INFO:
             self.messages.post(Message(text, level))

@@ -22,7 +22,9 @@ def preview_html(item: DestinationPreview, who: str) -> str:
         f"{item.length}/{item.limit}</span>"
     ]
     for part in item.parts:
-        label = f"<span style='color:#666'>[{html.escape(part.label)}]</span> " if part.label else ""
+        label = (
+            f"<span style='color:#666'>[{html.escape(part.label)}]</span> " if part.label else ""
+        )
         text = html.escape(part.text).replace("\n", "<br>") or "<i style='color:#999'>(no text)</i>"
         rows.append(f"<p>{label}{text}</p>")
         if part.media:

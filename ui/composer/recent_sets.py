@@ -3,6 +3,7 @@ drafts (local only; nothing on the server). Newest first, at most `LIMIT`."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -29,9 +30,7 @@ class RecentSets:
             return []  # a damaged list of shortcuts is not worth an error: start again
         if not isinstance(data, list):
             return []
-        return [
-            [str(x) for x in item] for item in data if isinstance(item, list) and item
-        ][:LIMIT]
+        return [[str(x) for x in item] for item in data if isinstance(item, list) and item][:LIMIT]
 
     def sets(self) -> list[list[str]]:
         return [list(s) for s in self._sets]
@@ -43,7 +42,6 @@ class RecentSets:
         rest = [s for s in self._sets if sorted(s) != key]
         self._sets = [list(account_ids), *rest][:LIMIT]
         if self.path is not None:
-            try:
+            # Only a convenience: a failed write loses nothing the user wrote.
+            with contextlib.suppress(OSError):
                 write_atomically(self.path, json.dumps(self._sets))
-            except OSError:
-                pass  # only a convenience; the post itself is not affected

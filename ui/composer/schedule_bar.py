@@ -46,10 +46,14 @@ def to_local_naive(moment: datetime, tz: tzinfo) -> datetime:
     return moment.astimezone(tz).replace(tzinfo=None)
 
 
+def qt_datetime(naive: datetime) -> QDateTime:
+    return QDateTime(naive.year, naive.month, naive.day, naive.hour, naive.minute, 0)
+
+
 def zone_lines(
     moment: datetime, accounts: list[SocialAccountSummary], local_tz: tzinfo
 ) -> list[str]:
-    """"9:00 in America/New_York (X, LinkedIn)" for each account zone that shows another time."""
+    """ "9:00 in America/New_York (X, LinkedIn)" for each account zone that shows another time."""
     by_zone: dict[str, list[str]] = {}
     local_text = moment.astimezone(local_tz).strftime("%a %d %b %H:%M")
     for account in accounts:
@@ -74,7 +78,7 @@ class ScheduleBar(QWidget):
         self.local_tz = local_tz
         self.mode = QComboBox()
         for mode, text in MODES:
-            self.mode.addItem(text, mode)
+            self.mode.addItem(text, mode.value)
         self.when = QDateTimeEdit()
         self.when.setCalendarPopup(True)
         self.when.setDisplayFormat("ddd d MMM yyyy  HH:mm")
@@ -111,10 +115,12 @@ class ScheduleBar(QWidget):
         self.send.clicked.connect(self.sendClicked.emit)
         self._sync()
 
-    # -- values ------------------------------------------------------------------------------------
+    # -- values --------------------------------------------------------------------------------
     def current_mode(self) -> ScheduleMode:
-        mode = self.mode.currentData()
-        return mode if isinstance(mode, ScheduleMode) else ScheduleMode.DRAFT
+        try:
+            return ScheduleMode(self.mode.currentData())
+        except ValueError:
+            return ScheduleMode.DRAFT
 
     def moment(self) -> datetime | None:
         mode = self.current_mode()
@@ -134,25 +140,25 @@ class ScheduleBar(QWidget):
         self.blockSignals(True)
         self.mode.blockSignals(True)
         self.when.blockSignals(True)
-        self.mode.setCurrentIndex(max(0, self.mode.findData(mode)))
+        self.mode.setCurrentIndex(max(0, self.mode.findData(mode.value)))
         self._dated_draft = mode is ScheduleMode.DRAFT and at is not None
         if at is not None:
-            self.when.setDateTime(QDateTime(to_local_naive(at, self.local_tz)))
+            self.when.setDateTime(qt_datetime(to_local_naive(at, self.local_tz)))
         else:
             start = (datetime.now(self.local_tz) + timedelta(hours=1)).replace(
                 minute=0, second=0, microsecond=0
             )
-            self.when.setDateTime(QDateTime(start.replace(tzinfo=None)))
+            self.when.setDateTime(qt_datetime(start.replace(tzinfo=None)))
         self.when.blockSignals(False)
         self.mode.blockSignals(False)
         self.blockSignals(False)
         self._sync()
 
     def set_moment(self, moment: datetime) -> None:
-        self.when.setDateTime(QDateTime(to_local_naive(moment, self.local_tz)))
+        self.when.setDateTime(qt_datetime(to_local_naive(moment, self.local_tz)))
 
     def set_mode(self, mode: ScheduleMode) -> None:
-        self.mode.setCurrentIndex(max(0, self.mode.findData(mode)))
+        self.mode.setCurrentIndex(max(0, self.mode.findData(mode.value)))
 
     def _changed(self) -> None:
         if self.sender() is self.when and self.current_mode() is ScheduleMode.DRAFT:
@@ -166,7 +172,7 @@ class ScheduleBar(QWidget):
         self.zones.setText("\n".join(f"= {line}" for line in lines))
         self.zones.setVisible(bool(lines))
 
-    # -- the button ----------------------------------------------------------------------------------
+    # -- the button ----------------------------------------------------------------------------
     def set_blocked(self, reason: str) -> None:
         self._blocked = reason
         self._sync()
@@ -182,7 +188,9 @@ class ScheduleBar(QWidget):
         if self._busy:
             self.send.setText(getattr(self, "_busy_text", "Sending…"))
         elif self._editing:
-            self.send.setText("Save changes" if mode is not ScheduleMode.PUBLISH_NOW else "Publish now…")
+            self.send.setText(
+                "Save changes" if mode is not ScheduleMode.PUBLISH_NOW else "Publish now…"
+            )
         else:
             self.send.setText(BUTTON_TEXT[mode])
         self.send.setEnabled(not self._busy and not self._blocked)

@@ -122,13 +122,13 @@ class SendController(QObject):
         self._indexes: dict[int, dict[int, int]] = {}
         self.status = SenderStatus("idle")
         extra = {} if settle_seconds is None else {"settle_seconds": settle_seconds}
-        self.sender = OutboxSender(
+        self.outbox_sender = OutboxSender(
             self.outbox,
             cast(ApiClient, _RecordingClient(session.client, self)),
             on_status=self._on_status,
             **extra,  # type: ignore[arg-type]
         )
-        self._run = tasks.spawn(self.sender.run())
+        self._run = tasks.spawn(self.outbox_sender.run())
 
     def stop(self) -> None:
         self._run.cancel()
@@ -136,7 +136,11 @@ class SendController(QObject):
             if not waiter.done():
                 waiter.cancel()
 
-    # -- outbox events --------------------------------------------------------------------------
+    async def aclose(self) -> None:
+        self.stop()
+        await asyncio.gather(self._run, return_exceptions=True)
+
+    # -- outbox events -------------------------------------------------------------------------
     def _on_status(self, status: SenderStatus) -> None:
         self.status = status
         text = "" if status.phase == "idle" else status.message
@@ -177,7 +181,7 @@ class SendController(QObject):
     def entries(self) -> list[OutboxEntry]:
         return self.outbox.entries()
 
-    # -- new posts ------------------------------------------------------------------------------
+    # -- new posts -----------------------------------------------------------------------------
     async def send_new(
         self, doc: ComposerDocument, *, draft_id: str | None, revision: int, progress: Progress
     ) -> SendOutcome:
@@ -197,7 +201,7 @@ class SendController(QObject):
             return self._outcome(entry)
         waiter: asyncio.Future[OutboxEntry | None] = asyncio.get_running_loop().create_future()
         self._waiters[entry.id] = waiter
-        self.sender.wake()
+        self.outbox_sender.wake()
         try:
             final = await waiter
         finally:
@@ -237,7 +241,7 @@ class SendController(QObject):
             return {"": [entry.reason or ""]} if entry.reason else {}
         return map_validation_error(refusal)
 
-    # -- media ------------------------------------------------------------------------------------
+    # -- media ---------------------------------------------------------------------------------
     async def upload_media(self, doc: ComposerDocument, progress: Progress) -> ComposerDocument:
         """A copy of `doc` whose attachments (and thread reply files) carry upload tokens."""
         ready = doc.model_copy(deep=True)
@@ -253,7 +257,9 @@ class SendController(QObject):
         for reply in replies:
             done += 1
             progress(f"Uploading {done} of {total}: {Path(str(reply['path'])).name}")
-            reply["upload_token"] = await self._upload(str(reply["path"]), str(reply.get("mime") or ""))
+            reply["upload_token"] = await self._upload(
+                str(reply["path"]), str(reply.get("mime") or "")
+            )
         _apply_tokens(ready, tokens)
         return ready
 
@@ -262,8 +268,10 @@ class SendController(QObject):
             raise ApiError("An attachment has no file.", hint="Remove it and attach it again.")
         return await self.session.client.uploads.upload(Path(path), mime or None)
 
-    # -- editing ----------------------------------------------------------------------------------
-    async def save_edit(self, doc: ComposerDocument, original: Post, progress: Progress) -> EditOutcome:
+    # -- editing -------------------------------------------------------------------------------
+    async def save_edit(
+        self, doc: ComposerDocument, original: Post, progress: Progress
+    ) -> EditOutcome:
         ready = await self.upload_media(doc, progress)
         plan = build_update(ready, original)
         progress("Saving…")
@@ -271,7 +279,9 @@ class SendController(QObject):
         try:
             await client.posts.update(original.id, plan.update)
         except ValidationFailed as exc:
-            return EditOutcome(errors=map_validation_error(exc, platform_indexes=plan.platform_indexes))
+            return EditOutcome(
+                errors=map_validation_error(exc, platform_indexes=plan.platform_indexes)
+            )
         after = await client.posts.get(original.id)
         self.session.cache.upsert_post(after)
         self.session.dataChanged.emit()

@@ -4,6 +4,7 @@ and channel pickers fed by lookups, X thread replies, Instagram reel audio)."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from collections.abc import Callable
 from typing import Any
@@ -40,7 +41,12 @@ class LookupField(QWidget):
     """A picker from a lookup (boards, channels) that falls back to free text, saying why."""
 
     def __init__(
-        self, kind: str, account_id: str, value: Any, data: WorkspaceData, parent: QWidget | None = None
+        self,
+        kind: str,
+        account_id: str,
+        value: Any,
+        data: WorkspaceData,
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.kind = kind
@@ -107,7 +113,11 @@ class LookupField(QWidget):
         self.on_change(value)
 
     def value(self) -> str:
-        return self._value if self.combo.isVisible() or self.combo.isVisibleTo(self) else self.text.text()
+        return (
+            self._value
+            if self.combo.isVisible() or self.combo.isVisibleTo(self)
+            else self.text.text()
+        )
 
 
 class SettingsForm(QWidget):
@@ -135,7 +145,9 @@ class SettingsForm(QWidget):
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
         if self.net is None:
-            form.addRow(QLabel(f"This app does not know the network “{dest.platform}”; it is sent as is."))
+            form.addRow(
+                QLabel(f"This app does not know the network “{dest.platform}”; it is sent as is.")
+            )
             return
         types = QComboBox()
         for ct in self.net.content_types:
@@ -151,7 +163,9 @@ class SettingsForm(QWidget):
             label = spec.label + (" *" if spec.required(dest.content_type) else "")
             self._add(form, f"meta.{spec.key}", label, widget, spec.help)
 
-    def _add(self, form: QFormLayout, path: str, label: str, widget: QWidget, help_text: str = "") -> None:
+    def _add(
+        self, form: QFormLayout, path: str, label: str, widget: QWidget, help_text: str = ""
+    ) -> None:
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -166,6 +180,9 @@ class SettingsForm(QWidget):
 
     def _set(self, key: str, value: Any) -> None:
         self.state.set_meta(self.index, key, value)
+
+    def _set_or_clear(self, key: str, value: str) -> None:
+        self._set(key, value or None)
 
     def _widget_for(self, spec: MetaField, value: Any) -> QWidget:
         kind = spec.kind
@@ -191,7 +208,7 @@ class SettingsForm(QWidget):
             dest = self.state.doc.destinations[self.index]
             lookup_kind = "boards" if kind is FieldKind.BOARD else "channels"
             field = LookupField(lookup_kind, dest.account_id, value, self.data)
-            field.on_change = lambda v, key=spec.key: self._set(key, v or None)
+            field.on_change = functools.partial(self._set_or_clear, spec.key)
             return field
         if kind is FieldKind.THREAD_REPLIES:
             replies = ThreadRepliesEditor(value)

@@ -36,7 +36,7 @@ class ComposerState(QObject):
         self.revision = 0
         """The draft revision this editor last loaded or saved (compare-and-set base)."""
 
-    # -- whole document ---------------------------------------------------------------------
+    # -- whole document ------------------------------------------------------------------------
     def replace(
         self, doc: ComposerDocument, *, draft_id: str | None = None, revision: int = 0
     ) -> None:
@@ -51,7 +51,7 @@ class ComposerState(QObject):
             self.destinationsChanged.emit()
         self.changed.emit()
 
-    # -- text --------------------------------------------------------------------------------
+    # -- text ----------------------------------------------------------------------------------
     def set_title(self, title: str) -> None:
         if title != self.doc.title:
             self.doc.title = title
@@ -68,7 +68,7 @@ class ComposerState(QObject):
             dest.content = text
             self._edited()
 
-    # -- destinations ----------------------------------------------------------------------------
+    # -- destinations --------------------------------------------------------------------------
     def set_destinations(self, chosen: list[tuple[str, str]]) -> None:
         """Keep exactly `chosen` (account id, platform) in that order; kept destinations keep
         their overrides and settings."""
@@ -104,7 +104,7 @@ class ComposerState(QObject):
         dest.meta = meta
         self._edited()
 
-    # -- media -------------------------------------------------------------------------------------
+    # -- media ---------------------------------------------------------------------------------
     def media_list(self, index: int | None) -> list[MediaAttachment]:
         if index is None:
             return list(self.doc.media)
@@ -118,7 +118,7 @@ class ComposerState(QObject):
             self.doc.destinations[index].media = None if media is None else list(media)
         self._edited()
 
-    # -- labels and schedule --------------------------------------------------------------------
+    # -- labels and schedule -------------------------------------------------------------------
     def set_labels(self, label_ids: list[str]) -> None:
         if label_ids != self.doc.labels:
             self.doc.labels = list(label_ids)

@@ -33,7 +33,10 @@ def _replies(value: Any) -> list[dict[str, Any]]:
         if isinstance(item, dict):
             media = item.get("media")
             result.append(
-                {"text": str(item.get("text") or ""), "media": list(media) if isinstance(media, list) else []}
+                {
+                    "text": str(item.get("text") or ""),
+                    "media": list(media) if isinstance(media, list) else [],
+                }
             )
     return result
 
@@ -46,11 +49,14 @@ class ReplyRow(QFrame):
         self.text = QPlainTextEdit(reply["text"])
         self.text.setPlaceholderText("Text of this reply")
         self.text.setFixedHeight(60)
-        self.up = QToolButton(text="↑")
+        self.up = QToolButton()
+        self.up.setText("↑")
         self.up.setToolTip("Move this reply up")
-        self.down = QToolButton(text="↓")
+        self.down = QToolButton()
+        self.down.setText("↓")
         self.down.setToolTip("Move this reply down")
-        self.remove = QToolButton(text="✕")
+        self.remove = QToolButton()
+        self.remove.setText("✕")
         self.remove.setToolTip("Remove this reply")
         self.attach = QPushButton("Attach…")
         self.attach.setToolTip("Add a picture or video to this reply")
@@ -95,7 +101,9 @@ class ThreadRepliesEditor(QWidget):
 
     def _rebuild(self) -> None:
         for row in self.rows:
-            row.setParent(None)
+            # Keep the parent until Qt deletes it, so it is never destroyed off the GUI thread.
+            row.hide()
+            self._rows_box.removeWidget(row)
             row.deleteLater()
         self.rows = []
         for i, reply in enumerate(self._replies):
@@ -103,8 +111,8 @@ class ThreadRepliesEditor(QWidget):
             row.up.setEnabled(i > 0)
             row.down.setEnabled(i < len(self._replies) - 1)
             row.text.textChanged.connect(lambda i=i, row=row: self._text(i, row.text.toPlainText()))
-            row.up.clicked.connect(lambda _=False, i=i: self.move(i, i - 1))
-            row.down.clicked.connect(lambda _=False, i=i: self.move(i, i + 1))
+            row.up.clicked.connect(lambda _=False, i=i: self.move_reply(i, i - 1))
+            row.down.clicked.connect(lambda _=False, i=i: self.move_reply(i, i + 1))
             row.remove.clicked.connect(lambda _=False, i=i: self.remove(i))
             row.attach.clicked.connect(lambda _=False, i=i: self._attach(i))
             self._rows_box.addWidget(row)
@@ -128,7 +136,7 @@ class ThreadRepliesEditor(QWidget):
         self._rebuild()
         self._emit()
 
-    def move(self, index: int, to: int) -> None:
+    def move_reply(self, index: int, to: int) -> None:
         if 0 <= to < len(self._replies):
             self._replies.insert(to, self._replies.pop(index))
             self._rebuild()
@@ -148,6 +156,9 @@ class ThreadRepliesEditor(QWidget):
 
     def _ask_files(self) -> list[str]:
         paths, _ = QFileDialog.getOpenFileNames(
-            self, "Attach to reply", "", "Pictures and videos (*.png *.jpg *.jpeg *.gif *.webp *.mp4 *.mov)"
+            self,
+            "Attach to reply",
+            "",
+            "Pictures and videos (*.png *.jpg *.jpeg *.gif *.webp *.mp4 *.mov)",
         )
         return paths

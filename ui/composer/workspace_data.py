@@ -77,7 +77,7 @@ class WorkspaceData(QObject):
     def labels(self) -> list[Label]:
         return list(self._labels)
 
-    # -- boards / channels ------------------------------------------------------------------------
+    # -- boards / channels ---------------------------------------------------------------------
     def lookup(self, kind: str, account_id: str) -> Lookup:
         """The boards or channels of an account; starts loading them on first use."""
         key = (kind, account_id)
@@ -90,6 +90,14 @@ class WorkspaceData(QObject):
             else:
                 self._tasks.spawn(self._load(kind, account_id, found))
         return found
+
+    def set_unavailable(self, kind: str, account_id: str, reason: str) -> None:
+        """Treat a lookup as not offered (free text), e.g. after the server said so elsewhere."""
+        lookup = Lookup()
+        lookup.loading = False
+        lookup.reason = reason
+        self._lookups[(kind, account_id)] = lookup
+        self.lookupChanged.emit(kind, account_id)
 
     def known_ids(self, kind: str) -> dict[str, list[str]]:
         """Account id -> ids the lookup answered (for the local checks)."""
@@ -116,7 +124,7 @@ class WorkspaceData(QObject):
         if self.session is session:
             self.lookupChanged.emit(kind, account_id)
 
-    # -- signatures ---------------------------------------------------------------------------------
+    # -- signatures ----------------------------------------------------------------------------
     def load_signatures(self) -> None:
         if self.session is None or self.signatures is not None or self._signatures_loading:
             return

@@ -4,15 +4,17 @@ the test body drives (`runner.run(coro)`)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.config import Profile
@@ -32,6 +34,8 @@ def runner(qapp: QApplication) -> Iterator[LoopRunner]:
     loop_runner = LoopRunner(qapp)
     yield loop_runner
     loop_runner.close()
+    # Collect the loop's Qt objects here, not later on some worker thread.
+    gc.collect()
 
 
 async def until(predicate: Callable[[], object], limit: float = 20.0, what: str = "") -> None:
@@ -40,6 +44,14 @@ async def until(predicate: Callable[[], object], limit: float = 20.0, what: str 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what or predicate}")
         await asyncio.sleep(0.02)
+
+
+def dispose(widget: QWidget) -> None:
+    """Delete now, on this thread (a widget collected later by Python's GC on a worker thread
+    would stop its timers from the wrong thread)."""
+    widget.close()
+    widget.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 @dataclass
@@ -64,7 +76,9 @@ class Composer:
         self.run(until(predicate, limit, what))
 
 
-def make_session(sandbox: SandboxServer, data_dir: Path, base_url: str | None = None) -> WorkspaceSession:
+def make_session(
+    sandbox: SandboxServer, data_dir: Path, base_url: str | None = None
+) -> WorkspaceSession:
     profile = Profile(id="composertest", name="Test", base_url=base_url or sandbox.base_url)
     cache = WorkspaceCache(data_dir / "cache.sqlite3")
     return WorkspaceSession(profile, sandbox.keys.admin, cache, MessageBridge())
@@ -78,7 +92,6 @@ def composer(
     runner.run(session.sync.full_refresh())
     store = LocalStore.open(tmp_path / "drafts.sqlite3")
     page = ComposerPage(local_tz=BERLIN)
-    qtbot.addWidget(page)
     page.resize(1440, 900)
     session.local_store = store  # type: ignore[attr-defined]
 
@@ -93,3 +106,4 @@ def composer(
     runner.run(page.shutdown())
     runner.run(session.close())
     store.close()
+    dispose(page)
