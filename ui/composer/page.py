@@ -777,7 +777,7 @@ class ComposerPage(QWidget):
     ) -> None:
         assert self.sending is not None
         await self.sending.outbox.confirm(entry_id, scheduled_at=scheduled_at, as_draft=as_draft)
-        self.sending.outbox_sender.wake()
+        self.sending.wake()
 
     def _discard_entry(self, entry_id: int) -> None:
         if self.sending is not None:
@@ -831,7 +831,7 @@ class ComposerPage(QWidget):
     def _sync_state(self, state: object) -> None:
         # The sync reached the server again: queued posts need not wait for their backoff.
         if getattr(state, "phase", "") == "idle" and self.sending is not None:
-            self.sending.outbox_sender.wake()
+            self.sending.wake()
 
     async def _close_store(
         self, store: LocalStore, owned: bool, pending: Coroutine[Any, Any, None] | None
