@@ -93,6 +93,8 @@ class ComposerPage(QWidget):
         left.addWidget(self.drafts)
         left.addWidget(self.outbox_panel)
         left.setSizes([420, 260])
+        left.setMinimumWidth(200)
+        left.setMaximumWidth(300)
 
         self.picker = DestinationPicker(self.local_tz)
         self.picker.recent_provider = lambda: self.recent.sets()
@@ -136,6 +138,7 @@ class ComposerPage(QWidget):
         preview_title.setObjectName("sectionTitle")
         preview_layout.addWidget(preview_title)
         preview_layout.addWidget(self.preview, 1)
+        preview_box.setMinimumWidth(230)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
