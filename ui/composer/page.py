@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Coroutine
-from datetime import date, datetime, time, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QMenu,
@@ -30,12 +32,14 @@ from app.compose.checks import blocking, check_document, issues_by_path
 from app.compose.document import ComposerDocument, Schedule, ScheduleMode
 from app.compose.opening import document_from_post
 from app.config import Paths
+from app.csv_io.export import export_calendar
 from app.models.posts import Post
 from app.store.local_store import Draft, LocalStore, LocalStoreError, SaveResult, local_store_path
 from app.sync.outbox import OutboxState
 from ui.action_spec import ActionSpec
 from ui.calendar.timezone import system_time_zone
 from ui.composer.autosave import Autosaver
+from ui.composer.csv_dialog import ImportDialog
 from ui.composer.destinations import DestinationPicker
 from ui.composer.drafts_panel import DraftsPanel
 from ui.composer.editors import DestinationTab, SharedEditor, TextEditor
@@ -205,6 +209,24 @@ class ComposerPage(QWidget):
                 menu="File",
                 scope="window",
                 help="Open an empty composer with the cursor in the text",
+            ),
+            ActionSpec(
+                "file.import_csv",
+                "Import CSV…",
+                self.choose_csv,
+                menu="File",
+                scope="window",
+                enabled=lambda: self.sending is not None,
+                help="Create posts from a spreadsheet (columns content, accounts, scheduled_at…)",
+            ),
+            ActionSpec(
+                "file.export_csv",
+                "Export calendar to CSV…",
+                self.choose_export,
+                menu="File",
+                scope="window",
+                enabled=lambda: self.session is not None,
+                help="Every post of the workspace, in the import format",
             ),
             ActionSpec(
                 "compose.send",
@@ -746,6 +768,45 @@ class ComposerPage(QWidget):
             Level.INFO,
         )
         self.new_post()
+
+    # -- CSV ---------------------------------------------------------------------------------------
+    def choose_csv(self) -> None:
+        dialog = QFileDialog(self, "Import CSV", "", "CSV files (*.csv)")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.fileSelected.connect(lambda name: self.import_csv(Path(name)))
+        self.file_dialog = dialog
+        dialog.open()
+
+    def import_csv(self, path: Path) -> ImportDialog | None:
+        """Check and send the rows of `path`, showing progress and the summary."""
+        if self.sending is None:
+            self._say("Connect a workspace before importing.", Level.WARNING)
+            return None
+        dialog = ImportDialog(path, self)
+        self.import_dialog = dialog
+        dialog.open()
+        self.tasks.spawn(dialog.run(self.sending, self.local_tz))
+        return dialog
+
+    def choose_export(self) -> None:
+        dialog = QFileDialog(self, "Export calendar", "calendar.csv", "CSV files (*.csv)")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.fileSelected.connect(lambda name: self.export_csv(Path(name)))
+        self.file_dialog = dialog
+        dialog.open()
+
+    def export_csv(self, path: Path) -> int:
+        if self.session is None:
+            return 0
+        start = datetime(1970, 1, 1, tzinfo=UTC)
+        end = datetime(2200, 1, 1, tzinfo=UTC)
+        try:
+            count = export_calendar(self.session.cache, path, start, end, self.local_tz)
+        except OSError as exc:
+            self._say(f"Could not write {path}: {exc.strerror or exc}", Level.ERROR)
+            return 0
+        self._say(f"{count} posts exported to {path}.", Level.INFO)
+        return count
 
     # -- outbox --------------------------------------------------------------------------------
     def _refresh_outbox(self) -> None:
