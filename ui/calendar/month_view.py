@@ -87,27 +87,50 @@ class MonthView(QWidget):
 
     # -- data ------------------------------------------------------------------------------
     def set_month(self, year: int, month: int, today: date) -> None:
+        if (year, month, today) == (self._year, self._month, self._today):
+            return  # a reload of the same month: set_entries repaints what changed
         self._year, self._month, self._today = year, month, today
         self._days = month_grid_dates(year, month)
         self._invalidate()
 
     def set_entries(self, entries: list[Entry]) -> None:
+        """Show `entries`; only the days whose posts changed are laid out and repainted again
+        (an entry is a new object when its post changed, see `EntryCache`)."""
         by_day: dict[date, list[Entry]] = {}
         for entry in sorted(entries, key=lambda item: (item.local is None, item.local)):
             if entry.day is not None:
                 by_day.setdefault(entry.day, []).append(entry)
-        self._by_day = by_day
-        self._invalidate()
+        previous, self._by_day = self._by_day, by_day
+        if self._layout_dirty:
+            self.update()
+            return
+        for cell in self._cells:
+            if not _same(by_day.get(cell.day, []), previous.get(cell.day, [])):
+                cell.chips, cell.hidden, cell.more_rect = [], 0, None
+                self._layout_cell(cell, by_day.get(cell.day, []))
+                self.update(cell.rect)
 
     def set_selected(self, post_id: str | None) -> None:
         if post_id != self._selected:
+            changed = {self._selected, post_id}
             self._selected = post_id
-            self.update()
+            self._update_chips(changed)
 
     def set_busy(self, post_ids: frozenset[str]) -> None:
         if post_ids != self._busy:
+            changed = post_ids ^ self._busy
             self._busy = post_ids
+            self._update_chips(changed)
+
+    def _update_chips(self, post_ids: set[str | None] | frozenset[str]) -> None:
+        """Repaint the chips of `post_ids` alone (a whole month of chips takes ~10 ms)."""
+        if self._layout_dirty:
             self.update()
+            return
+        for cell in self._cells:
+            for rect, entry in cell.chips:
+                if entry.id in post_ids:
+                    self.update(rect.adjusted(-2, -2, 2, 2))
 
     def days(self) -> list[date]:
         return list(self._days)
@@ -389,6 +412,10 @@ class MonthView(QWidget):
 
     def dropEvent(self, event: QDropEvent) -> None:
         self.interaction.outside_drop(event)
+
+
+def _same(one: list[Entry], other: list[Entry]) -> bool:
+    return len(one) == len(other) and all(a is b for a, b in zip(one, other, strict=True))
 
 
 class _MonthDropGrid:

@@ -47,7 +47,7 @@ from ui.calendar.day_popup import DayPopup
 from ui.calendar.detail_panel import PostDetailPanel
 from ui.calendar.drag import DropTarget
 from ui.calendar.empty_state import EmptyState
-from ui.calendar.entries import Entry, build_entries
+from ui.calendar.entries import Entry, EntryCache
 from ui.calendar.filter_bar import FilterBar
 from ui.calendar.filters import PostFilter
 from ui.calendar.legend import StatusLegend
@@ -138,6 +138,7 @@ class CalendarPage(QWidget):
         self._today: Callable[[], date] = today or (lambda: self._now().astimezone(self._tz).date())
         self.state = CalendarState(self._today(), self)
         self._entries: dict[str, Entry] = {}
+        self._entry_cache = EntryCache(self._tz)
         self._visible: list[Entry] = []
         self._drafts: list[Entry] = []
         self._scroll_week = True
@@ -439,6 +440,7 @@ class CalendarPage(QWidget):
     def set_source(self, source: CalendarSource) -> None:
         """Show another workspace's posts (the selection belongs to the old one)."""
         self._source = source
+        self._entry_cache.clear()
         self.state.selection = None
         for post_id in self.state.busy_ids():
             self.state.set_busy(post_id, False)
@@ -480,8 +482,8 @@ class CalendarPage(QWidget):
         wanted = self.state.filter
         cards = wanted.apply(self._source.cards_between(start, end))
         drafts = wanted.apply(self._source.unscheduled_cards())
-        self._visible = build_entries(cards, self._tz)
-        self._drafts = build_entries(drafts, self._tz)
+        self._visible = self._entry_cache.entries(cards)
+        self._drafts = self._entry_cache.entries(drafts)
         self._entries = {entry.id: entry for entry in [*self._drafts, *self._visible]}
         self._read_sync_mark()
         self._populate_view()
