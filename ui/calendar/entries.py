@@ -132,6 +132,9 @@ class EntryCache:
         if tz is not None:
             self._tz = tz
 
+    def known(self, post_id: str) -> Entry | None:
+        return self._by_id.get(post_id)
+
     def entries(self, cards: Iterable[PostCard]) -> list[Entry]:
         known_entries = self._by_id
         if len(known_entries) > self.LIMIT:

@@ -72,6 +72,8 @@ UNDATED_DROP_MINUTES = 9 * 60
 NARROW_PAGE = 1120
 """Below this width the tray makes room while the detail panel is open."""
 NOW_LINE_TICK_MS = 30_000
+PREFETCH_DELAY_MS = 150
+PREFETCH_GAP_MS = 30
 
 
 def period_titles(view: ViewKind, days: list[date], anchor: date) -> list[str]:
@@ -308,6 +310,13 @@ class CalendarPage(QWidget):
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.legend)
 
+        # Reads the periods before and after the shown one once the page is idle, so the next
+        # switch finds their posts parsed (a month of ~1,100 cards takes ~10 ms to read first).
+        self._prefetch_steps: list[int] = []
+        self._prefetch_timer = QTimer(self)
+        self._prefetch_timer.setSingleShot(True)
+        self._prefetch_timer.setInterval(PREFETCH_DELAY_MS)
+        self._prefetch_timer.timeout.connect(self._prefetch_neighbours)
         self._now_timer = QTimer(self)
         self._now_timer.setInterval(NOW_LINE_TICK_MS)
         self._now_timer.timeout.connect(self._update_now_line)
@@ -440,6 +449,7 @@ class CalendarPage(QWidget):
     def set_source(self, source: CalendarSource) -> None:
         """Show another workspace's posts (the selection belongs to the old one)."""
         self._source = source
+        self._prefetch_timer.stop()
         self._entry_cache.clear()
         self.state.selection = None
         for post_id in self.state.busy_ids():
@@ -469,23 +479,21 @@ class CalendarPage(QWidget):
 
     def reload(self) -> None:
         """Re-read the source for what is shown and repaint, keeping selection and scroll."""
-        choices = (self._source.account_choices(), self._source.label_choices())
-        if choices != self._choices:  # refilling the lists re-lays out and repaints the page
-            self._choices = choices
-            self.filter_bar.blockSignals(True)
-            self.filter_bar.set_choices(*choices)
-            self.filter_bar.blockSignals(False)
-            self.state.blockSignals(True)  # this very reload applies it
-            self.state.filter = self.filter_bar.current_filter()
-            self.state.blockSignals(False)
+        self._load(whole=True)
+
+    def _load(self, *, whole: bool) -> None:
+        """`whole=False` (another period, same data): the accounts, labels and the tray's
+        posts do not depend on the period, so only the period's posts are read."""
+        if whole:
+            self._read_choices()
         start, end = self.visible_range()
         wanted = self.state.filter
         cards = wanted.apply(self._source.cards_between(start, end))
-        drafts = wanted.apply(self._source.unscheduled_cards())
         self._visible = self._entry_cache.entries(cards)
-        self._drafts = self._entry_cache.entries(drafts)
+        if whole:
+            self._drafts = self._entry_cache.entries(wanted.apply(self._source.unscheduled_cards()))
+            self._read_sync_mark()
         self._entries = {entry.id: entry for entry in [*self._drafts, *self._visible]}
-        self._read_sync_mark()
         self._populate_view()
         self._populate_tray()
         self._update_header()
@@ -496,7 +504,20 @@ class CalendarPage(QWidget):
         self._update_empty_state()
         if self._loaded_range != (start, end):
             self._loaded_range = (start, end)
+            self._prefetch_steps = [1, -1]
+            self._prefetch_timer.start()
             self.visibleRangeChanged.emit(start, end)
+
+    def _read_choices(self) -> None:
+        choices = (self._source.account_choices(), self._source.label_choices())
+        if choices != self._choices:  # refilling the lists re-lays out and repaints the page
+            self._choices = choices
+            self.filter_bar.blockSignals(True)
+            self.filter_bar.set_choices(*choices)
+            self.filter_bar.blockSignals(False)
+            self.state.blockSignals(True)  # this very reload applies it
+            self.state.filter = self.filter_bar.current_filter()
+            self.state.blockSignals(False)
 
     def select_post(self, post_id: str | None) -> None:
         self.state.selection = post_id if post_id in self._entries else None
@@ -617,7 +638,7 @@ class CalendarPage(QWidget):
 
     def _anchor_changed(self, _day: date) -> None:
         self._scroll_week = True
-        self.reload()
+        self._load(whole=False)
 
     def _filter_chosen(self, wanted: PostFilter) -> None:
         self.state.filter = wanted
@@ -676,6 +697,31 @@ class CalendarPage(QWidget):
                 self.agenda_view.scrollToTop()
             self._now_timer.stop()
         self._scroll_week = False
+
+    def _prefetch_neighbours(self) -> None:
+        """One neighbour per call (each ~10 ms for a dense month), the next one queued."""
+        if not self._prefetch_steps:
+            self._prefetch_steps = [1, -1]
+        step = self._prefetch_steps.pop(0)
+        view, anchor = self.state.view, self.state.anchor
+        neighbour = shift_anchor(view, anchor, step)
+        start, end = visible_range(view, neighbour, self._tz)
+        try:
+            cards = self._source.cards_between(start, end)
+        except Exception:
+            # Only a head start: a source that cannot be read now (a workspace closing)
+            # says so at the next real reload, with the page's own error path.
+            self._prefetch_steps = []
+            return
+        entries = self._entry_cache.entries(self.state.filter.apply(cards))
+        if view is ViewKind.MONTH:
+            self.month_view.prepare(neighbour.year, neighbour.month, entries)
+        if self._prefetch_steps:
+            QTimer.singleShot(PREFETCH_GAP_MS, self, self._prefetch_next)
+
+    def _prefetch_next(self) -> None:
+        if self._prefetch_steps and not self._prefetch_timer.isActive():
+            self._prefetch_neighbours()
 
     def _update_now_line(self) -> None:
         if self._week_view is None:
