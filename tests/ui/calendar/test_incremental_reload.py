@@ -14,6 +14,7 @@ from app.models import Post
 from tests.ui.calendar.conftest import PageFactory
 from tests.ui.calendar.factories import make_post, utc
 from ui.calendar import CalendarPage, InMemoryCalendarSource
+from ui.calendar.filters import PostFilter
 from ui.calendar.month_view import MonthView
 from ui.calendar.style import _TEXT_MEMO
 
@@ -175,3 +176,71 @@ def test_chip_text_is_elided_as_qt_would_and_remembered(make_page: PageFactory) 
     wider = _TEXT_MEMO.elided(long_text, font, font.key(), 400)
     assert wider == QFontMetrics(font).elidedText(long_text, Qt.TextElideMode.ElideRight, 400)
     assert len(wider) > len(first)
+
+
+def source_of(page: CalendarPage) -> InMemoryCalendarSource:
+    source = page._source
+    assert isinstance(source, InMemoryCalendarSource)
+    return source
+
+
+def test_a_write_answer_moves_its_chip_without_reading_the_source(
+    make_page: PageFactory, qtbot: QtBot
+) -> None:
+    posts = month_of_posts()
+    page, spy = page_with(make_page, posts)
+    source = source_of(page)
+    before = {post.id: page.entry(post.id) for post in posts}
+    reads = len(source.queries)
+    spy.reset()
+    answer = moved(posts[0], 28)
+    page.show_posts([answer])
+    assert len(source.queries) == reads
+    view = page.month_view
+    assert view.visible_post_ids(date(2025, 10, 6)) == []
+    assert view.visible_post_ids(date(2025, 10, 28)) == [answer.id]
+    assert all(page.entry(post.id) is before[post.id] for post in posts[1:])
+    qtbot.waitUntil(lambda: spy.paints >= 1)
+    assert spy.region.subtracted(cells(view, 6, 28)).isEmpty()
+    # Once stored, a reload shows the very same.
+    source.set_posts([*posts[1:], answer])
+    page.reload()
+    assert view.visible_post_ids(date(2025, 10, 28)) == [answer.id]
+    assert view.visible_post_ids(date(2025, 10, 6)) == []
+
+
+def test_a_post_moved_out_of_the_month_or_deleted_leaves_it(make_page: PageFactory) -> None:
+    posts = month_of_posts()
+    page, _spy = page_with(make_page, posts)
+    later = posts[1].model_copy(update={"scheduled_at": utc(2025, 12, 3, 9)})
+    page.show_posts([later])
+    assert page.entry(posts[1].id) is None
+    assert page.month_view.visible_post_ids(date(2025, 10, 7)) == []
+    page.select_post(posts[2].id)
+    page.forget_posts([posts[2].id])
+    assert page.entry(posts[2].id) is None
+    assert page.selected_post_id() is None
+    assert len(page._visible) == len(posts) - 2
+
+
+def test_a_post_moved_to_draft_goes_to_the_tray_in_the_sources_order(
+    make_page: PageFactory,
+) -> None:
+    posts = month_of_posts()
+    page, _spy = page_with(make_page, posts)
+    draft = posts[0].model_copy(update={"scheduled_at": None, "status": "draft"})
+    source_of(page).set_posts([*posts[1:], draft])  # stored first, as the session does
+    page.show_posts([draft])
+    assert page.tray_list.model().post_ids() == [draft.id]
+    assert page.month_view.visible_post_ids(date(2025, 10, 6)) == []
+    assert page.action_tray.text() == "Unscheduled · 1"
+
+
+def test_a_write_answer_that_the_filter_hides_is_not_shown(make_page: PageFactory) -> None:
+    posts = month_of_posts()
+    page, _spy = page_with(make_page, posts)
+    page.state.filter = PostFilter(status="scheduled")
+    failed = posts[0].model_copy(update={"status": "failed"})
+    page.show_posts([failed])
+    assert page.entry(posts[0].id) is None
+    assert page.month_view.visible_post_ids(date(2025, 10, 6)) == []
