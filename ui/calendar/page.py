@@ -42,9 +42,7 @@ from app.domain.enums import PostStatus
 from app.posts.lifecycle import PostAction, action_text, is_in_future
 from ui.action_spec import ActionSpec
 from ui.calendar.commands import calendar_specs
-from ui.calendar.confirm import ask, destinations_text
 from ui.calendar.day_popup import DayPopup
-from ui.calendar.detail_panel import PostDetailPanel
 from ui.calendar.drag import DropTarget
 from ui.calendar.empty_state import EmptyState
 from ui.calendar.entries import Entry, EntryCache
@@ -54,17 +52,18 @@ from ui.calendar.legend import StatusLegend
 from ui.calendar.month_view import MonthView
 from ui.calendar.post_list import agenda_rows
 from ui.calendar.post_list_view import PostListView
-from ui.calendar.reschedule_dialog import RescheduleDialog
 from ui.calendar.source import CalendarSource
 from ui.calendar.state import CalendarState
 from ui.calendar.style import PAGE_STYLE
 from ui.calendar.timezone import system_time_zone
 from ui.calendar.toolbar import CalendarToolbar, action_button
 from ui.calendar.tray import TrayPanel
-from ui.calendar.week_view import WeekView
 
 if TYPE_CHECKING:
     from app.models import Post
+    from ui.calendar.detail_panel import PostDetailPanel
+    from ui.calendar.reschedule_dialog import RescheduleDialog
+    from ui.calendar.week_view import WeekView
     from ui.session import WorkspaceSession
 
 UNDATED_DROP_MINUTES = 9 * 60
@@ -356,6 +355,8 @@ class CalendarPage(QWidget):
     @property
     def week_view(self) -> WeekView:
         if self._week_view is None:
+            from ui.calendar.week_view import WeekView  # built on first use, imported then too
+
             view = WeekView()
             self._connect_post_view(view)
             self._connect_grid(view)
@@ -380,6 +381,8 @@ class CalendarPage(QWidget):
     @property
     def detail(self) -> PostDetailPanel:
         if self._detail is None:
+            from ui.calendar.detail_panel import PostDetailPanel
+
             panel = PostDetailPanel()
             panel.bind_actions(self.post_actions)
             panel.hide()
@@ -580,6 +583,8 @@ class CalendarPage(QWidget):
         entry = self._require(PostAction.DELETE)
         if entry is None:
             return
+        from ui.calendar.confirm import ask
+
         when = f"{entry.time_text} · " if entry.time_text else ""
         self._delete_box = ask(
             self,
@@ -598,6 +603,8 @@ class CalendarPage(QWidget):
         entry = self._require(PostAction.PUBLISH_NOW)
         if entry is None:
             return
+        from ui.calendar.confirm import ask
+
         where = self.destinations_text(entry.id)
         self._publish_box = ask(
             self,
@@ -612,6 +619,8 @@ class CalendarPage(QWidget):
 
     def destinations_text(self, post_id: str) -> str:
         """Where a post goes: "LinkedIn (Maya Chen) and X (@northwind)"."""
+        from ui.calendar.confirm import destinations_text
+
         entry = self._entries.get(post_id)
         return destinations_text(self._source.post(post_id), entry.card.networks if entry else ())
 
@@ -895,6 +904,8 @@ class CalendarPage(QWidget):
         entry = self._require(PostAction.RESCHEDULE)
         if entry is None or entry.scheduled_at is None:
             return
+        from ui.calendar.reschedule_dialog import RescheduleDialog
+
         dialog = RescheduleDialog(
             entry.id,
             entry.scheduled_at,
@@ -920,6 +931,8 @@ class CalendarPage(QWidget):
             self.scheduleRequested.emit(entry.id, entry.scheduled_at)
             return
         was = entry.local.strftime("%a %d %b %H:%M") if entry.local else "its date"
+        from ui.calendar.reschedule_dialog import RescheduleDialog
+
         dialog = RescheduleDialog(
             entry.id,
             next_full_hour(now, self._tz),
