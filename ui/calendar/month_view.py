@@ -9,7 +9,7 @@ testing and drag-and-drop.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 
 from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -105,6 +105,30 @@ class MonthView(QWidget):
             return
         for cell in self._cells:
             if not _same(by_day.get(cell.day, []), previous.get(cell.day, [])):
+                cell.chips, cell.hidden, cell.more_rect = [], 0, None
+                self._layout_cell(cell, by_day.get(cell.day, []))
+                self.update(cell.rect)
+
+    def change_entries(self, removed: list[Entry], added: list[Entry]) -> None:
+        """`set_entries` for a few posts: `removed` leave their days, `added` join theirs."""
+        gone = {entry.id for entry in removed}
+        days = {entry.day for entry in removed} | {entry.day for entry in added}
+        by_day = self._by_day
+        for day in days:
+            if day is None:
+                continue
+            kept = [entry for entry in by_day.get(day, []) if entry.id not in gone]
+            kept.extend(entry for entry in added if entry.day == day)
+            kept.sort(key=_shown_order)
+            if kept:
+                by_day[day] = kept
+            else:
+                by_day.pop(day, None)
+        if self._layout_dirty:
+            self.update()
+            return
+        for cell in self._cells:
+            if cell.day in days:
                 cell.chips, cell.hidden, cell.more_rect = [], 0, None
                 self._layout_cell(cell, by_day.get(cell.day, []))
                 self.update(cell.rect)
@@ -441,9 +465,13 @@ class MonthView(QWidget):
         self.interaction.outside_drop(event)
 
 
+def _shown_order(entry: Entry) -> tuple[bool, datetime | None]:
+    return (entry.local is None, entry.local)
+
+
 def _group_by_day(entries: list[Entry]) -> dict[date, list[Entry]]:
     by_day: dict[date, list[Entry]] = {}
-    for entry in sorted(entries, key=lambda item: (item.local is None, item.local)):
+    for entry in sorted(entries, key=_shown_order):
         if entry.day is not None:
             by_day.setdefault(entry.day, []).append(entry)
     return by_day

@@ -12,6 +12,7 @@ built the first time they are needed, so the first paint builds only the month.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import TYPE_CHECKING
@@ -537,20 +538,35 @@ class CalendarPage(QWidget):
     def _apply_cards(self, cards: list[PostCard], gone: Iterable[str]) -> None:
         changed = {card.id for card in cards} | set(gone)
         start, end = self.visible_range()
-        visible = [entry for entry in self._visible if entry.id not in changed]
-        tray_changed = any(entry.id in changed for entry in self._drafts)
+        removed = [self._entries[post_id] for post_id in changed if post_id in self._entries]
+        tray_changed = any(entry.local is None for entry in removed)
+        added: list[Entry] = []
         for entry in self._entry_cache.entries(self.state.filter.apply(cards)):
             shown_at = entry.card.calendar_at
             if shown_at is None:
                 tray_changed = True
             elif start <= shown_at < end:
-                visible.append(entry)
-        visible.sort(key=_shown_at)
+                added.append(entry)
+        visible = [entry for entry in self._visible if entry.card.id not in changed]
+        for entry in added:
+            bisect.insort(visible, entry, key=_shown_at)
         self._visible = visible
         if tray_changed:  # its order (newest first) is the source's: one small read
             wanted = self.state.filter
             self._drafts = self._entry_cache.entries(wanted.apply(self._source.unscheduled_cards()))
-        self._show_loaded()
+        if self.state.view is not ViewKind.MONTH or tray_changed:
+            self._show_loaded()
+            return
+        # The month's common case (a post moved, its status changed): only its days change.
+        for entry in removed:
+            del self._entries[entry.id]
+        self._entries.update((entry.id, entry) for entry in added)
+        self.month_view.change_entries(removed, added)
+        if self.state.selection is not None and self.state.selection not in self._entries:
+            self.select_post(None)
+        else:
+            self._refresh_selection()
+        self._update_empty_state()
 
     def _read_choices(self) -> None:
         choices = (self._source.account_choices(), self._source.label_choices())

@@ -244,3 +244,29 @@ def test_a_write_answer_that_the_filter_hides_is_not_shown(make_page: PageFactor
     page.show_posts([failed])
     assert page.entry(posts[0].id) is None
     assert page.month_view.visible_post_ids(date(2025, 10, 6)) == []
+
+
+def test_a_selected_post_stays_selected_when_its_answer_moves_it(
+    make_page: PageFactory,
+) -> None:
+    posts = month_of_posts()
+    page, _spy = page_with(make_page, posts)
+    page.select_post(posts[4].id)
+    answer = moved(posts[4], 29)
+    page.show_posts([answer])
+    assert page.selected_post_id() == answer.id
+    assert page.entry(answer.id) is not None
+    assert page.entry(answer.id).day == date(2025, 10, 29)  # type: ignore[union-attr]
+    assert page.month_view.visible_post_ids(date(2025, 10, 29)) == [answer.id]
+
+
+def test_the_week_view_shows_a_write_answer_too(make_page: PageFactory) -> None:
+    posts = month_of_posts()
+    page, _spy = page_with(make_page, posts)
+    page.set_view("week")  # the week of 21 October
+    answer = moved(posts[14], 22)  # from the 20th to Wednesday the 22nd
+    page.show_posts([answer])
+    assert [entry.id for entry in page.week_view.entries_on(date(2025, 10, 22))].count(
+        answer.id
+    ) == 1
+    assert answer.id not in [entry.id for entry in page.week_view.entries_on(date(2025, 10, 20))]
