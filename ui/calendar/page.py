@@ -460,6 +460,7 @@ class CalendarPage(QWidget):
         """Show another workspace's posts (the selection belongs to the old one)."""
         self._source = source
         self._prefetch_timer.stop()
+        self._prefetch_steps = []
         self._entry_cache.clear()
         self.state.selection = None
         for post_id in self.state.busy_ids():

@@ -10,10 +10,12 @@ from PySide6.QtGui import QFontMetrics, QPaintEvent, QRegion
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
+from app.calendar.post_card import card_of
 from app.models import Post
 from tests.ui.calendar.conftest import PageFactory
 from tests.ui.calendar.factories import make_post, utc
 from ui.calendar import CalendarPage, InMemoryCalendarSource
+from ui.calendar.entries import Entry
 from ui.calendar.filters import PostFilter
 from ui.calendar.month_view import MonthView
 from ui.calendar.style import _TEXT_MEMO
@@ -270,3 +272,34 @@ def test_the_week_view_shows_a_write_answer_too(make_page: PageFactory) -> None:
         answer.id
     ) == 1
     assert answer.id not in [entry.id for entry in page.week_view.entries_on(date(2025, 10, 20))]
+
+
+def test_a_chip_is_painted_again_only_when_its_post_changed(make_page: PageFactory) -> None:
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QImage, QPainter
+
+    from ui.calendar.chip_pixmaps import ChipPixmaps
+    from ui.calendar.entries import build_entry
+
+    page, _spy = page_with(make_page, [])
+    post = make_post(when=utc(2025, 10, 8, 9), content="First text")
+    entry = build_entry(card_of(post), page.display_tz)
+    chips = ChipPixmaps()
+    font = page.month_view.font()
+    image = QImage(200, 30, QImage.Format.Format_ARGB32)
+
+    def paint(shown: Entry) -> QImage:
+        image.fill(0)
+        painter = QPainter(image)
+        chips.paint(painter, QRect(0, 0, 180, 21), shown, page.palette(), font, font.key())
+        painter.end()
+        return image.copy()
+
+    first = paint(entry)
+    assert paint(entry) == first
+    assert len(chips) == 1
+    changed = build_entry(
+        card_of(post.model_copy(update={"content": "Another text entirely"})), page.display_tz
+    )
+    assert paint(changed) != first
+    assert len(chips) == 1  # the old picture of that chip was replaced
