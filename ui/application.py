@@ -11,12 +11,16 @@ import asyncio
 import contextlib
 import hashlib
 import os
+import sys
+from collections.abc import Callable
+from types import TracebackType
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from app.runtime.gc_policy import settle_after_start
-from app.store import WorkspaceCache
+from app.store import CacheError, WorkspaceCache
 from app.workspaces.profiles import Paths, Profile, ProfileStore, normalize_base_url
 from ui.calendar import CalendarPage
 from ui.cli import Options
@@ -24,6 +28,7 @@ from ui.messages import MessageBridge
 from ui.panels.accounts import AccountsPanel
 from ui.shell.commands import shell_specs
 from ui.shell.main_window import MainWindow
+from ui.shell.notify import NotifierWiring, default_notifier
 from ui.shell.pages import PageWiring
 from ui.shell.registry import ActionRegistry
 from ui.shell.screenshot import take_screenshot
@@ -35,6 +40,7 @@ from ui.workspace_manager import DEMO_PROFILE, WorkspaceManager, is_saved_profil
 if TYPE_CHECKING:
     from ui.dialogs.connect_workspace import ConnectWorkspaceDialog
     from ui.dialogs.welcome import WelcomeDialog
+    from ui.notifications.tray import Notifier
     from ui.session import WorkspaceSession
     from ui.shell.palette import CommandPalette
 
@@ -53,7 +59,14 @@ def profile_for_base_url(base_url: str, server_timezone: str) -> Profile:
 
 
 class Application:
-    def __init__(self, qt_app: QApplication, options: Options, paths: Paths | None = None) -> None:
+    def __init__(
+        self,
+        qt_app: QApplication,
+        options: Options,
+        paths: Paths | None = None,
+        *,
+        notifier: Callable[[QObject], Notifier | None] = default_notifier,
+    ) -> None:
         self.qt_app = qt_app
         # The run coroutine decides when to stop: Qt quitting on its own would stop the loop
         # under it before the shutdown (sync tasks, demo server) is done.
@@ -78,6 +91,7 @@ class Application:
             self.window, self.manager, self.profiles, self.messages, self.tasks
         )
         self.pages = PageWiring(self.window, self.manager, self.registry, self.messages)
+        self.notifications = NotifierWiring(self.window, self.manager, self.pages, notifier)
         self.registry.add_all(shell_specs(self))
         self.pages.register_calendar_actions()
         self.registry.build_menus(self.window.menuBar())
@@ -85,6 +99,7 @@ class Application:
         self.window.sectionChanged.connect(self.registry.section_changed)
         self.manager.syncStateChanged.connect(self.window.show_sync_state)
         self._settled = False
+        self._previous_hook: Callable[..., object] | None = None
         self._lock = InstanceLock(self.paths.data_dir)
         self.palette: CommandPalette | None = None
         self.help_dialog: QDialog | None = None
@@ -99,6 +114,10 @@ class Application:
     @property
     def accounts_panel(self) -> AccountsPanel:
         return self.pages.accounts_panel
+
+    @property
+    def notifier(self) -> Notifier | None:
+        return self.notifications.notifier
 
     @property
     def session(self) -> WorkspaceSession | None:
@@ -129,6 +148,7 @@ class Application:
 
     # -- run ---
     async def run(self) -> int:
+        self._guard_cache_reads()
         try:
             profile, api_key = self._initial_workspace()
             usable_folder(self.paths.data_dir, "data folder")
@@ -137,6 +157,7 @@ class Application:
             if self.options.date is not None:  # before any workspace: no reload of real data
                 self.calendar.go_to(self.options.date)
             self.window.show()
+            self.flows.show_notice()  # a damaged or newer workspace list, said in words
             if profile is None:
                 self.flows.offer_first_run()
             else:
@@ -149,6 +170,22 @@ class Application:
             return 0
         finally:
             await self.shutdown()
+
+    def _guard_cache_reads(self) -> None:
+        """A cache read that fails inside a page's slot (the calendar paging to another month)
+        becomes a message, not a traceback on the terminal; other errors go on as before."""
+        previous = sys.excepthook
+
+        def hook(
+            kind: type[BaseException], error: BaseException, trace: TracebackType | None
+        ) -> None:
+            if isinstance(error, CacheError):
+                self.pages.cache_unreadable(error)
+            else:
+                previous(kind, error, trace)
+
+        self._previous_hook = previous
+        sys.excepthook = hook
 
     def quit(self) -> None:
         if not self._closed.done():
@@ -174,7 +211,7 @@ class Application:
             return profile, api_key
         if self.options.screenshot is not None:
             raise StartupError("--screenshot needs --demo or --base-url.")
-        saved = self.flows.saved_profiles()
+        saved = self.flows.saved_profiles(quiet=True)
         active = self.profiles.active_id if saved else None
         chosen = next((p for p in saved if p.id == active), saved[0] if saved else None)
         return chosen, None
@@ -270,6 +307,9 @@ class Application:
     # -- shutdown ---
     async def shutdown(self) -> None:
         await self.tasks.cancel_all()
+        await self.notifications.close()
         await self.manager.shutdown()
+        if self._previous_hook is not None:
+            sys.excepthook, self._previous_hook = self._previous_hook, None
         self._lock.release()
         self.window.close()

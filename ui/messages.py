@@ -43,8 +43,26 @@ class Message:
     scope: MessageScope | None = field(default=None, compare=False, repr=False)
 
 
+CACHE_HINT = (
+    "Nothing on the server is affected. Restart Postdesk to check and rebuild the saved copy."
+)
+
+
+def expected(error: BaseException) -> bool:
+    """Errors the user is told about in words, without a traceback in the log: the API's
+    answers and a local cache that cannot be read or written."""
+    from app.api.errors import ApiError
+    from app.store import CacheError
+
+    return isinstance(error, ApiError | CacheError)
+
+
 def message_for_error(error: BaseException) -> Message:
     """Server message + what to do next; never the raw traceback."""
+    from app.store import CacheError
+
+    if isinstance(error, CacheError):
+        return Message(text=str(error), level=Level.ERROR, hint=CACHE_HINT, topic="cache")
     text = getattr(error, "message", None) or str(error) or type(error).__name__
     hint = getattr(error, "hint", "") or ""
     if not getattr(error, "message", None) and not isinstance(error, OSError):
@@ -60,9 +78,7 @@ class MessageBridge(QObject):
         self.posted.emit(message)
 
     def error(self, error: BaseException) -> None:
-        from app.api.errors import ApiError
-
-        if not isinstance(error, ApiError):
+        if not expected(error):
             log.error("unexpected error", exc_info=error)
         self.post(message_for_error(error))
 
@@ -108,9 +124,7 @@ class MessageScope:
     def error(self, error: BaseException) -> None:
         if self.closed:
             return
-        from app.api.errors import ApiError
-
-        if not isinstance(error, ApiError):
+        if not expected(error):
             log.error("unexpected error", exc_info=error)
         self.post(message_for_error(error))
 

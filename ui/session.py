@@ -60,13 +60,22 @@ class WorkspaceSession(QObject):
         self._after_wait.timeout.connect(self._restore_state)
 
     def _on_retry(self, attempt: int, delay: float, error: ApiError) -> None:
-        # The client waits out a 429 by itself; the status bar says so while it waits.
+        # The client waits out a 429 by itself; the status bar counts down while it waits. The
+        # workspace's rate gate knows the exact wait (a later 429 may have pushed it further).
         if isinstance(error, RateLimited):
             last = self.state.last_sync_at if self.state is not None else None
+            wait = self.client.rate_gate.wait_remaining() or delay
             self.syncStateChanged.emit(
-                SyncState("rate_limited", error.message, retry_in=delay, last_sync_at=last)
+                SyncState(
+                    "rate_limited",
+                    error.message,
+                    retry_in=wait,
+                    last_sync_at=last,
+                    hint=error.hint,
+                    kind="rate_limited",
+                )
             )
-            self._after_wait.start(int(delay * 1000) + 100)
+            self._after_wait.start(int(wait * 1000) + 100)
 
     def _restore_state(self) -> None:
         if self.state is not None and not self.closed:
@@ -99,7 +108,7 @@ class WorkspaceSession(QObject):
         self.messages.close()
         await self._tasks.cancel_all()
         await self.client.aclose()
-        self.cache.close()
+        await self.cache.aclose()
 
     # -- post actions (DESIGN.md mapping) ------------------------------------------------------
     def _write(self, post_id: str, coro: Coroutine[Any, Any, None]) -> asyncio.Task[Any] | None:
@@ -128,12 +137,14 @@ class WorkspaceSession(QObject):
                 )
             )
 
-    def _stored(self, post: Post | list[Post]) -> None:
-        if self.closed:
-            return
+    async def _stored(self, post: Post | list[Post]) -> None:
+        """Into the cache on its writer thread: the window never waits behind a sync's write."""
         for item in post if isinstance(post, list) else [post]:
-            self.cache.upsert_post(item)
-        self.dataChanged.emit()
+            if self.closed:
+                return
+            await self.cache.upsert_post_async(item)
+        if not self.closed:
+            self.dataChanged.emit()
 
     def reschedule(self, post_id: str, when: datetime) -> asyncio.Task[Any] | None:
         return self._write(post_id, self._reschedule(post_id, when, undoable=True))
@@ -141,7 +152,7 @@ class WorkspaceSession(QObject):
     async def _reschedule(self, post_id: str, when: datetime, *, undoable: bool) -> None:
         before = self.cache.post(post_id)
         post = await self.client.posts.reschedule(post_id, when)
-        self._stored(post)
+        await self._stored(post)
         if undoable and before is not None and before.scheduled_at is not None:
             previous = before.scheduled_at
             self.messages.info(
@@ -158,7 +169,7 @@ class WorkspaceSession(QObject):
 
     async def _schedule(self, post_id: str, when: datetime, *, undoable: bool) -> None:
         post = await self.client.posts.schedule(post_id, when)
-        self._stored(post)
+        await self._stored(post)
         if undoable:
             self.messages.info(
                 "Post scheduled.",
@@ -176,7 +187,7 @@ class WorkspaceSession(QObject):
     async def _to_draft(self, post_id: str, *, undoable: bool) -> None:
         before = self.cache.post(post_id)
         post = await self.client.posts.unschedule(post_id)
-        self._stored(post)
+        await self._stored(post)
         if not undoable:
             return
         when = before.scheduled_at if before is not None else None
@@ -196,7 +207,7 @@ class WorkspaceSession(QObject):
         return self._write(post_id, self._publish_now(post_id))
 
     async def _publish_now(self, post_id: str) -> None:
-        self._stored(await self.client.posts.publish_now(post_id))
+        await self._stored(await self.client.posts.publish_now(post_id))
         self.messages.info("Publishing started.")
 
     def duplicate(self, post_id: str) -> asyncio.Task[Any] | None:
@@ -205,7 +216,7 @@ class WorkspaceSession(QObject):
     async def _duplicate(self, post_id: str) -> None:
         original = self.cache.post(post_id) or await self.client.posts.get(post_id)
         copies = await self.client.posts.duplicate(original)
-        self._stored(copies)
+        await self._stored(copies)
         self.messages.info(duplicated_text(len(copies)))
 
     def delete(self, post_id: str) -> asyncio.Task[Any] | None:
@@ -215,7 +226,9 @@ class WorkspaceSession(QObject):
         await self.client.posts.delete(post_id)
         if self.closed:
             return
-        self.cache.delete_post(post_id)
+        await self.cache.delete_post_async(post_id)
+        if self.closed:
+            return
         self.dataChanged.emit()
         self.messages.info("Post deleted.")
 

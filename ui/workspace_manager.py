@@ -31,7 +31,6 @@ DEMO_PROFILE = Profile(
 """The demo server picks a free port at start; the real address replaces this one then."""
 SYNC_TOPIC = "sync"
 UNREADABLE_TOPIC = "unreadable"
-_NOTHING_SAVED_YET = "Nothing was saved on this computer yet."
 
 
 class KeyNeeded(Exception):
@@ -81,7 +80,7 @@ class WorkspaceManager(QObject):
         self._demo_endpoint: DemoEndpoint | None = None
         self._switching = asyncio.Lock()
         self._last_sync_message: tuple[str, str] | None = None
-        self._last_unreadable: frozenset[tuple[str, str]] = frozenset()
+        self._last_unreadable = ""
 
     # -- opening and closing ---
     async def open(self, profile: Profile, api_key: str | None) -> None:
@@ -96,7 +95,7 @@ class WorkspaceManager(QObject):
             self.scope = self.bridge.scope()
             self.tasks = TaskGroup(self.scope.error)
             self._last_sync_message = None
-            self._last_unreadable = frozenset()
+            self._last_unreadable = ""
             self.cache = WorkspaceCache(self.paths.profile_db(profile.id))
             if self.cache.reset is not None:
                 self.scope.post(Message(self.cache.reset.message, Level.WARNING))
@@ -122,8 +121,9 @@ class WorkspaceManager(QObject):
         session.syncStateChanged.connect(self._on_sync_state)
         session.dataChanged.connect(self.dataChanged)
         self.session = session
-        self.sessionChanged.emit(session)
         session.start()
+        # Pages and the notifier plug in once the session runs (and leave before it closes).
+        self.sessionChanged.emit(session)
 
     async def close(self) -> None:
         async with self._switching:
@@ -140,7 +140,7 @@ class WorkspaceManager(QObject):
             await session.close()
             session.deleteLater()
         elif cache is not None:
-            cache.close()
+            await cache.aclose()
 
     def spawn(self, coro: Awaitable[object]) -> None:
         """Run `coro` as a task of the open workspace: cancelled when it closes."""
@@ -153,7 +153,7 @@ class WorkspaceManager(QObject):
             if state.phase == "idle":
                 self._last_sync_message = None
                 self.scope.withdraw(SYNC_TOPIC)
-                self._report_unreadable(state)
+                self._show_unreadable(state)
             return
         shown = (state.phase, state.message)
         if shown == self._last_sync_message:
@@ -161,51 +161,61 @@ class WorkspaceManager(QObject):
         self._last_sync_message = shown
         self.scope.post(self.sync_message(state))
 
-    def _report_unreadable(self, state: SyncState) -> None:
-        """Items the server sent in a shape we cannot read are left out of the calendar: name
-        them in the window, once per change (the minutely light refresh must not repost it)."""
-        seen = frozenset((item.source, item.id or str(item.index)) for item in state.unreadable)
+    def _show_unreadable(self, state: SyncState) -> None:
+        """Items the sync had to leave out are named once per distinct set, until all read."""
+        # Keyed by the items: they may come in another order (lists read concurrently).
+        seen = "|".join(sorted(f"{i.source}:{i.id or i.index}" for i in state.unreadable))
         if seen == self._last_unreadable:
             return
         self._last_unreadable = seen
         summary = state.unreadable_summary()
-        if not summary:
-            self.scope.withdraw(UNREADABLE_TOPIC)
-            return
-        self.scope.post(
-            Message(
-                text=summary,
-                level=Level.WARNING,
-                hint="The server sent them in a shape Postdesk cannot read, so they are left "
-                "out here (copies saved earlier are kept). Check them in the web app.",
-                topic=UNREADABLE_TOPIC,
+        self.scope.withdraw(UNREADABLE_TOPIC)
+        if summary:
+            self.scope.post(
+                Message(
+                    summary,
+                    Level.WARNING,
+                    hint="They do not match the API's description; the rest is shown. "
+                    "A saved copy of such a post is kept.",
+                    topic=UNREADABLE_TOPIC,
+                )
             )
-        )
 
     def sync_message(self, state: SyncState) -> Message:
-        from app.sync.state import SHOWING_SAVED_COPY
+        """The toast of a failed sync: its reason and hint; *Replace key…* when the key was
+        refused (a saved workspace: retrying the same key cannot help), *Retry* otherwise."""
+        from app.sync.state import NOTHING_SAVED_YET, SHOWING_SAVED_COPY
 
         hint = state.hint
-        if state.last_sync_at is None:
-            hint = hint.replace(SHOWING_SAVED_COPY, _NOTHING_SAVED_YET).strip()
-        key_problem = state.phase == "auth_failed"
+        if not state.ever_synced and NOTHING_SAVED_YET not in hint:
+            hint = hint.replace(SHOWING_SAVED_COPY, NOTHING_SAVED_YET).strip()
+        key_refused = state.kind == "key_refused" or (
+            state.kind is None and state.phase == "auth_failed"
+        )
         profile = self.profile
-        can_replace = key_problem and profile is not None and is_saved_profile(profile)
-        if key_problem and profile is not None and profile.id.startswith("url-"):
+        if key_refused and profile is not None and profile.id.startswith("url-"):
             # --base-url: the key came from the environment and nothing here can replace it.
             hint = hint.replace(" and replace it here", "").replace(" and paste it here", "")
             hint += (
                 " This run takes its key from POSTDESK_API_KEY: put the new key there and start"
                 " Postdesk again."
             )
+        if key_refused and profile is not None and is_saved_profile(profile):
+            replace = profile
+            return Message(
+                text=state.message,
+                level=Level.ERROR,
+                hint=hint,
+                action_label="Replace key…",
+                action=lambda: self.keyProblem.emit(replace),
+                topic=SYNC_TOPIC,
+            )
         return Message(
             text=state.message,
-            level=Level.ERROR if state.phase != "offline" else Level.WARNING,
+            level=Level.WARNING if "offline" in (state.kind, state.phase) else Level.ERROR,
             hint=hint,
             action_label="Retry",
             action=self.retry,
-            second_label="Replace key…" if can_replace else "",
-            second_action=(lambda: self.keyProblem.emit(profile)) if can_replace else None,
             topic=SYNC_TOPIC,
         )
 

@@ -8,11 +8,6 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 PLANNED_TEXT = {
     "compose": "The composer (multi-destination posts, per-network settings, Instagram audio) "
     "is being built. Until then, create posts in the web app; they appear in the calendar.",
-    "labels": "Managing labels here is being built. Labels already show on posts in the "
-    "calendar and work as calendar filters.",
-    "signatures": "Managing signatures here is being built.",
-    "webhooks": "Webhook health, delivery logs and replay are being built.",
-    "repurposes": "Repurpose activity is being built.",
 }
 
 

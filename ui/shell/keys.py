@@ -60,19 +60,34 @@ class _Inert:
 
 
 def app_specs() -> list[ActionSpec]:
-    """Every spec of the app as the running window registers them (the calendar's included)."""
+    """Every spec of the app as the running window registers them (every page's included)."""
     from PySide6.QtWidgets import QApplication
 
     from ui.calendar import CalendarPage, InMemoryCalendarSource
+    from ui.panels.accounts import AccountsPanel
+    from ui.panels.labels import LabelsPage
+    from ui.panels.repurposes import RepurposesPage
+    from ui.panels.signatures import SignaturesPage
+    from ui.panels.webhooks import WebhooksPage
     from ui.shell.commands import shell_specs
 
     _app = QApplication.instance() or QApplication([])
     specs = shell_specs(_Inert())  # type: ignore[arg-type]
-    page = CalendarPage(InMemoryCalendarSource([]))
+    pages: list[QWidget] = [
+        CalendarPage(InMemoryCalendarSource([])),
+        LabelsPage(),
+        SignaturesPage(),
+        AccountsPanel(),
+        WebhooksPage(),
+        RepurposesPage(),
+    ]
     try:
-        return specs + page_specs(page)
+        for page in pages:
+            specs += page_specs(page)
+        return specs
     finally:
-        page.deleteLater()
+        for page in pages:
+            page.deleteLater()
 
 
 def main() -> int:

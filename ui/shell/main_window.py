@@ -6,6 +6,7 @@ button lands on that button whether or not a message is showing.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -109,6 +110,11 @@ class MainWindow(QMainWindow):
         self.status_clock.setInterval(CLOCK_TICK_MS)
         self.status_clock.timeout.connect(self.refresh_sync_label)
         self.status_clock.start()
+        # While rate limited, the wait counts down each second.
+        self._retry_deadline: float | None = None
+        self.countdown = QTimer(self)
+        self.countdown.setInterval(1000)
+        self.countdown.timeout.connect(self._show_connection)
         self.sidebar.setCurrentRow(0)
 
     # -- sections ---
@@ -165,8 +171,26 @@ class MainWindow(QMainWindow):
         self._last_state = state
         if state is not None:
             self._last_sync_at = state.last_sync_at
-        self.connection_label.setText(connection_text(state))
+        limited = state is not None and state.phase == "rate_limited" and bool(state.retry_in)
+        if limited and state is not None and state.retry_in:
+            self._retry_deadline = time.monotonic() + state.retry_in
+            self.countdown.start()
+        else:
+            self._retry_deadline = None
+            self.countdown.stop()
+        self.connection_label.setToolTip(
+            state.unreadable_summary() if state is not None and state.unreadable else ""
+        )
+        self._show_connection()
         self.refresh_sync_label()
+
+    def _show_connection(self) -> None:
+        left = None
+        if self._retry_deadline is not None:
+            left = max(0.0, self._retry_deadline - time.monotonic())
+            if left <= 0:
+                self.countdown.stop()
+        self.connection_label.setText(connection_text(self._last_state, left))
 
     def show_saved_sync(self, when: datetime | None) -> None:
         """When the opened workspace's saved data was last synced (before any sync this run)."""

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
-from app.store import WorkspaceCache
+from app.store import CacheError, WorkspaceCache
 from ui.calendar import CalendarPage, InMemoryCalendarSource
-from ui.messages import Level, Message, MessageBridge
+from ui.messages import Level, Message, MessageBridge, message_for_error
 from ui.panels.accounts import AccountsPanel
 from ui.panels.planned import PLANNED_TEXT, PlannedPanel
 from ui.shell.keys import page_specs
@@ -48,9 +48,11 @@ class PageWiring(QObject):
         window.set_page("calendar", self.calendar)
         self._accounts_panel: AccountsPanel | None = None
         window.set_page_builder("accounts", self._built(self._build_accounts_panel, "accounts"))
-        for section in PLANNED_TEXT:
-            build = functools.partial(PlannedPanel, section)
+        for section, build in _PANEL_BUILDERS.items():
             window.set_page_builder(section, self._built(build, section))
+        for section in PLANNED_TEXT:  # compose, until the composer is wired
+            planned = functools.partial(PlannedPanel, section)
+            window.set_page_builder(section, self._built(planned, section))
         self._connect_calendar()
         manager.cacheOpened.connect(self._on_cache_opened)
         manager.sessionChanged.connect(self._on_session_changed)
@@ -95,9 +97,12 @@ class PageWiring(QObject):
         if profile is not None:
             self.window.set_workspace_name(profile.name)
         self.window.show_sync_state(None)
-        self.window.show_saved_sync(cache.last_sync_at())
-        self.calendar.set_source(cache)  # paints the cached calendar at once
-        self._show_accounts()
+        try:
+            self.window.show_saved_sync(cache.last_sync_at())
+            self.calendar.set_source(cache)  # paints the cached calendar at once
+            self._show_accounts()
+        except CacheError as error:
+            self.cache_unreadable(error)
 
     def _on_session_changed(self, session: WorkspaceSession | None) -> None:
         for name in self.window.sections():
@@ -114,8 +119,16 @@ class PageWiring(QObject):
     def paint_from_cache(self) -> None:
         if self.manager.cache is None:
             return
-        self.calendar.reload()
-        self._show_accounts()
+        try:
+            self.calendar.reload()
+            self._show_accounts()
+        except CacheError as error:
+            self.cache_unreadable(error)
+
+    def cache_unreadable(self, error: CacheError) -> None:
+        """A read of the local cache failed: say so (once per kind of failure); the server's
+        data is untouched and the next start checks the file again."""
+        self.manager.scope.post(message_for_error(error))
 
     # -- calendar requests ---
     def _connect_calendar(self) -> None:
@@ -165,6 +178,38 @@ class PageWiring(QObject):
                     timeout_ms=8000,
                 )
             )
+
+
+def _webhooks_page(parent: QWidget) -> QWidget:
+    from ui.panels.webhooks import WebhooksPage  # built when first shown: not at start-up
+
+    return WebhooksPage(parent)
+
+
+def _labels_page(parent: QWidget) -> QWidget:
+    from ui.panels.labels import LabelsPage
+
+    return LabelsPage(parent)
+
+
+def _signatures_page(parent: QWidget) -> QWidget:
+    from ui.panels.signatures import SignaturesPage
+
+    return SignaturesPage(parent)
+
+
+def _repurposes_page(parent: QWidget) -> QWidget:
+    from ui.panels.repurposes import RepurposesPage
+
+    return RepurposesPage(parent)
+
+
+_PANEL_BUILDERS: dict[str, Callable[[QWidget], QWidget]] = {
+    "labels": _labels_page,
+    "signatures": _signatures_page,
+    "webhooks": _webhooks_page,
+    "repurposes": _repurposes_page,
+}
 
 
 def post_when(value: datetime | None) -> str:

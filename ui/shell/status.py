@@ -21,21 +21,39 @@ _PHASE_TEXT = {
     "auth_failed": "API key refused",
     "error": "Sync failed",
 }
+_KIND_TEXT = {
+    "key_refused": "API key refused",
+    "subscription_required": "Subscription required",
+    "offline": "Offline",
+    "server_error": "Server error",
+    "redirect": "Wrong address (redirected)",
+    "not_the_api": "Not the API",
+    "cache": "Local cache problem",
+    "unexpected": "Sync failed",
+}
 _KEEPS_SAVED_DATA = ("offline", "error")
 SHOWING_SAVED = " — showing saved data"
 NOTHING_SAVED = " — nothing saved yet"
 
 
-def connection_text(state: SyncState | None) -> str:
+def connection_text(state: SyncState | None, wait_left: float | None = None) -> str:
+    """`wait_left`: seconds until a rate-limited sync goes on (counts down; default the
+    state's own `retry_in`)."""
     if state is None:
         return "Connecting…"
-    if state.phase == "rate_limited":
-        if state.retry_in:
-            return f"Rate limited, retrying in {round(state.retry_in)} s"
+    if state.phase == "rate_limited" or state.kind == "rate_limited":
+        left = state.retry_in if wait_left is None else wait_left
+        if left:
+            return f"Rate limited, retrying in {max(1, round(left))} s"
         return "Rate limited"
-    text = _PHASE_TEXT.get(state.phase, state.phase)
+    if state.kind is not None:
+        text = _KIND_TEXT.get(state.kind, _PHASE_TEXT.get(state.phase, state.phase))
+    else:
+        text = _PHASE_TEXT.get(state.phase, state.phase)
     if state.phase in _KEEPS_SAVED_DATA:
-        text += SHOWING_SAVED if state.last_sync_at is not None else NOTHING_SAVED
+        text += SHOWING_SAVED if state.ever_synced else NOTHING_SAVED
+    elif state.phase == "idle" and state.unreadable:
+        text += " — some items could not be read"
     return text
 
 

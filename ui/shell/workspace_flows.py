@@ -4,7 +4,6 @@ thread, and every coroutine is owned by the app's or the workspace's task group.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 from typing import TYPE_CHECKING
@@ -12,7 +11,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
-from app.workspaces.profiles import ConfigError, Profile, ProfileStore
+from app.workspaces.profiles import (
+    ConfigError,
+    Profile,
+    ProfilesDamaged,
+    ProfilesReadOnly,
+    ProfileStore,
+)
 from ui.messages import Level, Message, MessageBridge
 from ui.tasks import TaskGroup
 from ui.workspace_manager import DEMO_PROFILE, KeyNeeded, WorkspaceManager, is_saved_profile
@@ -62,7 +67,7 @@ class WorkspaceFlows:
         from app.workspaces.key_vault import KeyringUnavailable
 
         try:
-            key = await asyncio.to_thread(self.vault.get, profile.id)
+            key = await self.vault.get_async(profile.id)
         except KeyringUnavailable as error:
             raise KeyNeeded(str(error), keyring_missing=True) from None
         if key is None:
@@ -85,20 +90,44 @@ class WorkspaceFlows:
         )
         self.enter_key(profile, session_only=needed.keyring_missing)
 
-    # -- switching ---
+    # -- the workspace list ---
     def saved_profiles(self, *, quiet: bool = False) -> list[Profile]:
+        """The saved workspaces; none when the file cannot be read (`show_notice` says why)."""
         try:
             return self.profiles.load()
         except ConfigError as error:
             if not quiet:
-                self.messages.error(error)
+                self.show_problem(error)
             return []
 
+    def show_notice(self) -> None:
+        """Tell what is wrong with the workspace list file, if anything (damaged, or from a
+        newer Postdesk and so left unchanged)."""
+        notice = self.profiles.notice()
+        if notice is not None:
+            self.show_problem(notice)
+
+    def show_problem(self, error: ConfigError) -> None:
+        level = Level.WARNING
+        if isinstance(error, ProfilesDamaged):
+            level, hint = Level.ERROR, "Your API keys and saved posts are untouched."
+        elif isinstance(error, ProfilesReadOnly):
+            hint = "The change was kept for this run only; the file was not changed."
+        else:
+            hint = ""
+        self.messages.post(Message(str(error), level, hint=hint, topic="profiles"))
+
+    # -- switching ---
     def switch_to(self, profile: Profile) -> None:
         if profile.is_demo:
             self.tasks.spawn(self.manager.open(profile, ""))
             return
-        self.profiles.active_id = profile.id
+        try:
+            self.profiles.active_id = profile.id
+        except (ConfigError, KeyError) as error:
+            # Opening it still works; only the choice for the next start is not remembered.
+            if isinstance(error, ConfigError):
+                self.show_problem(error)
         self.tasks.spawn(self.manager.open(profile, None))
 
     def menu_items(self, menu: QMenu) -> list[QAction]:
@@ -164,50 +193,54 @@ class WorkspaceFlows:
 
         await verify_workspace(form.base_url, form.api_key, form.server_timezone)
 
-    def _same_workspace(self, form: WorkspaceForm) -> Profile | None:
-        """A saved workspace with this address and name: connecting it again updates it."""
-        return next(
-            (
-                p
-                for p in self.saved_profiles(quiet=True)
-                if p.base_url == form.base_url and p.name.casefold() == form.name.casefold()
-            ),
-            None,
-        )
-
-    async def _connected(
-        self, form: WorkspaceForm, existing: Profile | None, session_only: bool
-    ) -> None:
-        from app.workspaces.key_vault import KeyringUnavailable
-
-        existing = existing if existing is not None else self._same_workspace(form)
-        if existing is not None:
+    def _saved_as(self, form: WorkspaceForm, existing: Profile | None) -> tuple[Profile, bool]:
+        """The workspace the form is saved as, and whether it was new. Connecting the same
+        name and address again updates that workspace (same id, same key entry).
+        ProfilesReadOnly when the list belongs to a newer Postdesk."""
+        known_ids = {p.id for p in self.saved_profiles(quiet=True)}
+        if existing is not None and existing.id in known_ids:
             profile = dataclasses.replace(
                 existing,
                 name=form.name,
                 base_url=form.base_url,
                 server_timezone=form.server_timezone,
             )
-        else:
-            profile = Profile.create(form.name, form.base_url, form.server_timezone)
-        try:
-            await asyncio.to_thread(
-                self.vault.set, profile.id, form.api_key, session_only=session_only
-            )
-        except KeyringUnavailable as error:
-            self._ask_session_only(profile, form.api_key, str(error), existing is not None)
-            return
-        await self._remember_and_open(profile, form.api_key, existing is not None)
+            if profile != existing:
+                self.profiles.update(profile)
+            return profile, False
+        profile = self.profiles.upsert_by_address(form.name, form.base_url, form.server_timezone)
+        return profile, profile.id not in known_ids
 
-    async def _remember_and_open(self, profile: Profile, api_key: str, known: bool) -> None:
-        if known and self.profiles.get(profile.id) is not None:
-            self.profiles.update(profile)
-        else:
-            self.profiles.add(profile)
-        self.profiles.active_id = profile.id
+    async def _connected(
+        self, form: WorkspaceForm, existing: Profile | None, session_only: bool
+    ) -> None:
+        from app.workspaces.key_vault import KeyringUnavailable
+
+        try:
+            profile, new = self._saved_as(form, existing)
+        except ConfigError as error:
+            # The list cannot be changed (a newer Postdesk's file, or an unwritable folder):
+            # the workspace is still used for this run, its key kept in memory only.
+            self.show_problem(error)
+            profile = existing or Profile.create(form.name, form.base_url, form.server_timezone)
+            self.vault.set(profile.id, form.api_key, session_only=True)  # memory only
+            await self.manager.open(profile, form.api_key)
+            return
+        try:
+            await self.vault.set_async(profile.id, form.api_key, session_only=session_only)
+        except KeyringUnavailable as error:
+            self._ask_session_only(profile, form.api_key, str(error), new)
+            return
+        await self._remember_and_open(profile, form.api_key)
+
+    async def _remember_and_open(self, profile: Profile, api_key: str) -> None:
+        try:
+            self.profiles.active_id = profile.id
+        except ConfigError as error:
+            self.show_problem(error)
         await self.manager.open(profile, api_key)
 
-    def _ask_session_only(self, profile: Profile, api_key: str, reason: str, known: bool) -> None:
+    def _ask_session_only(self, profile: Profile, api_key: str, reason: str, new: bool) -> None:
         box = QMessageBox(self.window)
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle("No keyring available")
@@ -221,7 +254,11 @@ class WorkspaceFlows:
         def answered(button: int) -> None:
             if button == QMessageBox.StandardButton.Yes:
                 self.vault.set(profile.id, api_key, session_only=True)  # memory only
-                self.tasks.spawn(self._remember_and_open(profile, api_key, known))
+                self.tasks.spawn(self._remember_and_open(profile, api_key))
+            elif new:
+                # Not connected after all: no workspace without a key is left in the list.
+                with contextlib.suppress(ConfigError):
+                    self.profiles.remove(profile.id)
 
         box.finished.connect(answered)
         box.open()
@@ -253,11 +290,15 @@ class WorkspaceFlows:
         from app.workspaces.demo import remove_database
         from app.workspaces.key_vault import KeyringUnavailable
 
+        try:
+            self.profiles.remove(profile.id)  # first: a list that cannot change keeps all
+        except ConfigError as error:
+            self.show_problem(error)
+            return
         await self.manager.close()
         # Without a keyring nothing was stored there, so nothing is left behind.
         with contextlib.suppress(KeyringUnavailable):
-            await asyncio.to_thread(self.vault.delete, profile.id)
-        self.profiles.remove(profile.id)
+            await self.vault.delete_async(profile.id)
         remove_database(self.manager.paths.profile_db(profile.id))
         remaining = self.saved_profiles(quiet=True)
         if remaining:

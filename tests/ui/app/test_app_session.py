@@ -169,7 +169,7 @@ def saved_workspace(server: SandboxServer, keyring: MemoryKeyring | None, key: s
     return profile
 
 
-def test_a_refused_key_shows_why_with_retry_and_replace_key_which_updates_the_workspace(
+def test_a_refused_key_shows_why_with_replace_key_which_updates_the_workspace(
     qapp: QApplication,
     runner: LoopRunner,
     demo_sandbox: SandboxServer,
@@ -182,12 +182,12 @@ def test_a_refused_key_shows_why_with_retry_and_replace_key_which_updates_the_wo
         task = await started(app)
         banner = app.window.banner
         await until(lambda: "Token expired." in banner.text())
-        assert banner.action_button.text() == "Retry"
-        assert banner.second_button.text() == "Replace key…"
+        assert banner.action_button.text() == "Replace key…"
+        assert banner.second_button.isHidden(), "retrying a refused key cannot help"
         assert app.window.connection_label.text() == "API key refused"
         assert "saved data" not in app.window.connection_label.text()
 
-        QTest.mouseClick(banner.second_button, Qt.MouseButton.LeftButton)
+        QTest.mouseClick(banner.action_button, Qt.MouseButton.LeftButton)
         dialog = app.connect_dialog
         assert dialog is not None
         await until(dialog.isVisible)
