@@ -80,7 +80,7 @@ class WorkspaceManager(QObject):
         self._demo_endpoint: DemoEndpoint | None = None
         self._switching = asyncio.Lock()
         self._last_sync_message: tuple[str, str] | None = None
-        self._last_unreadable = ""
+        self._last_unreadable: frozenset[tuple[str, str]] = frozenset()
 
     # -- opening and closing ---
     async def open(self, profile: Profile, api_key: str | None) -> None:
@@ -95,7 +95,7 @@ class WorkspaceManager(QObject):
             self.scope = self.bridge.scope()
             self.tasks = TaskGroup(self.scope.error)
             self._last_sync_message = None
-            self._last_unreadable = ""
+            self._last_unreadable = frozenset()
             self.cache = WorkspaceCache(self.paths.profile_db(profile.id))
             if self.cache.reset is not None:
                 self.scope.post(Message(self.cache.reset.message, Level.WARNING))
@@ -163,8 +163,8 @@ class WorkspaceManager(QObject):
 
     def _show_unreadable(self, state: SyncState) -> None:
         """Items the sync had to leave out are named once per distinct set, until all read."""
-        # Keyed by the items: they may come in another order (lists read concurrently).
-        seen = "|".join(sorted(f"{i.source}:{i.id or i.index}" for i in state.unreadable))
+        # Keyed by the items, not their order: the minutely light refresh must not repost it.
+        seen = frozenset((item.source, item.id or str(item.index)) for item in state.unreadable)
         if seen == self._last_unreadable:
             return
         self._last_unreadable = seen
