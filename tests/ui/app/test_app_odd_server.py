@@ -14,6 +14,7 @@ from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.app.test_app_calendar import options, started
 from ui.application import Application
 from ui.messages import Level
+from ui.panels.webhooks import WebhooksPage
 
 
 @pytest.fixture
@@ -142,6 +143,35 @@ def test_the_status_bar_leaves_rate_limited_once_a_write_got_through(
                         and app.cache.post(post_id).status == "draft", what="the write")  # type: ignore[union-attr]  # fmt: skip
             await until(lambda: label.text() == "Online", 3, "the status back to Online")
             assert odd.stats()["early"] == []
+            app.window.close()
+            assert await asyncio.wait_for(task, 10) == 0
+
+    runner.run(scenario())
+
+
+def test_a_refused_test_ping_is_explained_once_without_a_form_hint(
+    qapp: QApplication, runner: LoopRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The odd server refuses the ping of its flaky webhook with a 422 (the receiver did not
+    answer 2xx): the line under the buttons says so; no toast tells the user to correct
+    highlighted fields that do not exist."""
+    monkeypatch.setenv("POSTDESK_API_KEY", "odd-key")
+
+    async def scenario() -> None:
+        with OddServer(quiet=True) as odd:
+            app = Application(qapp, options(odd.base_url))
+            task = await started(app)
+            app.window.show_section("webhooks")
+            page = app.window.built_page("webhooks")
+            assert isinstance(page, WebhooksPage)
+            await until(lambda: page.model.rowCount() == 3, what="the webhooks")
+            flaky = next(h for h in odd.api.world.webhooks if "flaky" in h["endpoint"])
+            page.select_webhook(flaky["id"])
+            page.send_test()
+            await until(lambda: "could not be sent" in page.test_label.text(), what="the answer")
+            assert "HTTP 500" in page.test_label.text()
+            await asyncio.sleep(0.2)
+            assert "highlighted fields" not in app.window.banner.text()
             app.window.close()
             assert await asyncio.wait_for(task, 10) == 0
 
