@@ -250,7 +250,7 @@ class Application:
         self.window.show_section(name)
 
     def new_post(self) -> None:
-        self.window.show_section("compose")
+        self.pages.new_post()
 
     def refresh(self) -> None:
         self.manager.retry()

@@ -13,6 +13,10 @@ def main(argv: list[str] | None = None) -> int:
         from app.workspaces.demo import run_sandbox_child
 
         return run_sandbox_child(args[1:])
+    if args[:1] == ["import"]:  # headless CSV import: no window, no Qt
+        from app.csv_io.cli import main as import_csv
+
+        return import_csv(args)
     from ui.cli import parse_args
 
     options = parse_args(args)

@@ -11,6 +11,7 @@ from app.api.accounts import AccountsApi
 from app.api.audio import InstagramAudio
 from app.api.errors import NotFound, ProtocolError
 from app.api.labels import LabelsApi
+from app.api.lookups import Lookups
 from app.api.posts import PostsApi
 from app.api.rate_gate import RateGate
 from app.api.repurposes import RepurposesApi
@@ -55,6 +56,8 @@ class ApiClient:
         self.signatures = SignaturesApi(self._transport)
         self.accounts = AccountsApi(self._transport)
         self.audio = InstagramAudio(self._transport)
+        # Board/channel lookups share the per-user budget with audio search (spec §8).
+        self.lookups = Lookups(self._transport, user_budget=self.audio.user_budget)
         self.webhooks = WebhooksApi(self._transport)
         self.repurposes = RepurposesApi(self._transport)
         self.workspace = WorkspaceApi(self._transport)

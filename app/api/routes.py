@@ -52,6 +52,11 @@ def is_audio_lookup(path: str) -> bool:
     return path.startswith("/social-accounts/") and path.endswith("/instagram-audio")
 
 
+def account_audio_track(account_id: str, audio_id: str) -> str:
+    """One track again, with fresh links (shape not in the spec; DESIGN.md)."""
+    return f"/social-accounts/{_seg(account_id)}/instagram-audio/{_seg(audio_id)}"
+
+
 def account_boards(account_id: str) -> str:
     return f"/social-accounts/{_seg(account_id)}/boards"
 

@@ -44,11 +44,23 @@ class BatchRequest(RequestModel):
     status: str | None = None
     queue: Literal["next", "top"] | None = None
     scheduled_at: RestDateTime | None = None
+    # Label ids applied to every post (the sandbox accepts them; DESIGN.md "Duplicate").
+    labels: list[str] | None = None
 
 
 class PlatformToggle(RequestModel):
+    """A platform entry of `PUT /posts/{id}`; `content_type` and `meta` only when changed."""
+
     id: str
     enabled: bool
+    content_type: str | None = None
+    meta: dict[str, Any] | None = None
+
+
+class MediaKeep(RequestModel):
+    """`PUT /posts/{id}` media entry keeping one of the post's media items."""
+
+    id: str
 
 
 class PostUpdate(RequestModel):
@@ -59,6 +71,8 @@ class PostUpdate(RequestModel):
     scheduled_at: RestDateTime | None = None
     labels: list[str] | None = None
     platforms: list[PlatformToggle] | None = None
+    # The post's new media list: kept items by id, new ones by upload token.
+    media: list[MediaKeep | MediaRef] | None = None
 
 
 class LabelInput(RequestModel):

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import FrameType
 
 from app.sandbox.engine import DEFAULT_RETRY_DELAY, SandboxEngine
+from app.sandbox.fault_injection import FailAfterCommit, parse_rate
 from app.sandbox.http_support import SandboxSettings
 from app.sandbox.seed import DEMO_API_KEY, ensure_admin_key, is_seeded, seed
 from app.sandbox.server import API_PREFIX, create_app
@@ -74,6 +75,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="SECONDS",
         help="wait between delivery attempts of one webhook event (default 60, as the spec)",
     )
+    parser.add_argument(
+        "--fail-after-commit",
+        type=parse_rate,
+        default=0.0,
+        metavar="RATE",
+        help="drop this share (0-1) of batch answers after committing them",
+    )
+    parser.add_argument("--fault-seed", type=int, help="seed for --fail-after-commit")
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
     return parser.parse_args(argv)
 
@@ -111,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
             def announce() -> None:
                 print(f"READY {origin}{API_PREFIX}", flush=True)
 
-            server = LoopbackServer(create_app(store, settings), announce)
+            faults = FailAfterCommit(args.fail_after_commit, args.fault_seed)
+            app = create_app(store, settings, faults if args.fail_after_commit else None)
+            server = LoopbackServer(app, announce)
             engine = SandboxEngine(
                 store,
                 retry_delay=args.webhook_retry_delay,

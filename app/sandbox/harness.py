@@ -10,6 +10,7 @@ from types import TracebackType
 from typing import Literal
 
 from app.sandbox.engine import DEFAULT_RETRY_DELAY, SandboxEngine
+from app.sandbox.fault_injection import FailAfterCommit
 from app.sandbox.http_support import SandboxSettings
 from app.sandbox.seed import SandboxKeys, seed
 from app.sandbox.server import API_PREFIX, create_app
@@ -49,6 +50,8 @@ class SandboxServer:
         run_engine: bool = False,
         webhook_retry_delay: float = DEFAULT_RETRY_DELAY,
         engine_interval: float = 0.2,
+        fail_after_commit: float = 0.0,
+        fault_seed: int | None = None,
     ) -> None:
         self._db_path = db_path
         self._seed: Literal["empty", "demo"] = seed
@@ -58,6 +61,8 @@ class SandboxServer:
         self._run_engine = run_engine
         self._retry_delay = webhook_retry_delay
         self._engine_interval = engine_interval
+        # `faults.dropped` counts the batch answers dropped after their commit.
+        self.faults = FailAfterCommit(fail_after_commit, fault_seed) if fail_after_commit else None
         self._thread: threading.Thread | None = None
         self._server: LoopbackServer | None = None
         self.origin = ""
@@ -81,7 +86,9 @@ class SandboxServer:
             self.workspace_id = result.workspace_id
             self.other_workspace_id = result.other_workspace_id
             ready = threading.Event()
-            self._server = LoopbackServer(create_app(self.store, self._settings), ready.set)
+            self._server = LoopbackServer(
+                create_app(self.store, self._settings, self.faults), ready.set
+            )
             server = self._server
             self._thread = threading.Thread(
                 target=lambda: server.run(sockets=[sock]), name="sandbox-server", daemon=True

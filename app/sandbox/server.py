@@ -11,6 +11,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.sandbox.errors import ApiProblem
+from app.sandbox.fault_injection import FailAfterCommit, FailAfterCommitMiddleware
 from app.sandbox.http_support import SandboxContext, SandboxSettings
 from app.sandbox.rate_limit import SlidingWindowLimiter
 from app.sandbox.routes import accounts, batch, library, misc, posts, webhooks
@@ -58,7 +59,11 @@ class SimulatedLatency:
         await self.app(scope, receive, send)
 
 
-def create_app(store: SandboxStore, settings: SandboxSettings | None = None) -> FastAPI:
+def create_app(
+    store: SandboxStore,
+    settings: SandboxSettings | None = None,
+    faults: FailAfterCommit | None = None,
+) -> FastAPI:
     settings = settings or SandboxSettings()
     app = FastAPI(
         title="Social Publishing API sandbox",
@@ -81,4 +86,6 @@ def create_app(store: SandboxStore, settings: SandboxSettings | None = None) -> 
     app.add_exception_handler(Exception, _server_error)
     if settings.latency_ms > 0:
         app.add_middleware(SimulatedLatency, seconds=settings.latency_ms / 1000)
+    if faults is not None:
+        app.add_middleware(FailAfterCommitMiddleware, faults=faults)
     return app

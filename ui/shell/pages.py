@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
@@ -19,13 +19,13 @@ from app.store import CacheError, WorkspaceCache
 from ui.calendar import CalendarPage, InMemoryCalendarSource
 from ui.messages import Level, Message, MessageBridge, message_for_error
 from ui.panels.accounts import AccountsPanel
-from ui.panels.planned import PLANNED_TEXT, PlannedPanel
 from ui.shell.keys import page_specs
 from ui.shell.main_window import MainWindow
 from ui.shell.registry import ActionRegistry
 from ui.workspace_manager import WorkspaceManager
 
 if TYPE_CHECKING:
+    from ui.composer.page import ComposerPage
     from ui.session import WorkspaceSession
 
 
@@ -50,9 +50,6 @@ class PageWiring(QObject):
         window.set_page_builder("accounts", self._built(self._build_accounts_panel, "accounts"))
         for section, build in _PANEL_BUILDERS.items():
             window.set_page_builder(section, self._built(build, section))
-        for section in PLANNED_TEXT:  # compose, until the composer is wired
-            planned = functools.partial(PlannedPanel, section)
-            window.set_page_builder(section, self._built(planned, section))
         self._connect_calendar()
         manager.cacheOpened.connect(self._on_cache_opened)
         manager.sessionChanged.connect(self._on_session_changed)
@@ -146,7 +143,7 @@ class PageWiring(QObject):
             signal = getattr(calendar, name, None)
             if signal is not None:  # signals the calendar page does not offer yet are skipped
                 signal.connect(functools.partial(self._with_session, action))
-        calendar.newPostRequested.connect(lambda _day: self.window.show_section("compose"))
+        calendar.newPostRequested.connect(self.new_post)
         edit = getattr(calendar, "editRequested", None)
         if edit is not None:
             edit.connect(self.edit_post)
@@ -164,20 +161,29 @@ class PageWiring(QObject):
             return
         action(session, *args)
 
+    def new_post(self, day: date | None = None) -> None:
+        """Compose, empty, with the cursor in the text (on `day` when one was chosen)."""
+        self.window.show_section("compose")
+        self.composer().new_post(day)
+
     def edit_post(self, post_id: str) -> None:
         self.window.show_section("compose")
-        edit = getattr(self.window.page("compose"), "edit_post", None)
-        if callable(edit):
-            edit(post_id)
-        else:
-            self.messages.post(
-                Message(
-                    "Editing posts comes with the composer.",
-                    Level.INFO,
-                    hint="Until then, edit the post in the web app; the calendar follows.",
-                    timeout_ms=8000,
-                )
-            )
+        self.composer().edit_post(post_id)
+
+    def composer(self) -> ComposerPage:
+        page = self.window.page("compose")  # builds it the first time
+        assert isinstance(page, _composer_class())
+        return page
+
+
+def _composer_class() -> type[ComposerPage]:
+    from ui.composer.page import ComposerPage  # the composer and its models: not at start-up
+
+    return ComposerPage
+
+
+def _compose_page(parent: QWidget) -> QWidget:
+    return _composer_class()(parent)
 
 
 def _webhooks_page(parent: QWidget) -> QWidget:
@@ -205,6 +211,7 @@ def _repurposes_page(parent: QWidget) -> QWidget:
 
 
 _PANEL_BUILDERS: dict[str, Callable[[QWidget], QWidget]] = {
+    "compose": _compose_page,
     "labels": _labels_page,
     "signatures": _signatures_page,
     "webhooks": _webhooks_page,

@@ -18,9 +18,9 @@ from app.sandbox.harness import SandboxServer
 from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.app.test_app_calendar import api_key, options, started, stopped  # noqa: F401
 from ui.application import Application
+from ui.composer.page import ComposerPage
 from ui.panels.base import PanelPage
 from ui.panels.labels import LabelsPage
-from ui.panels.planned import PlannedPanel
 from ui.panels.repurposes import RepurposesPage
 from ui.panels.signatures import SignaturesPage
 from ui.panels.webhooks import WebhooksPage
@@ -86,7 +86,7 @@ def test_every_panel_shows_its_data_and_leaves_the_session_before_it_closes(
             assert isinstance(page, kind), f"{name} shows {type(page).__name__}"
             pages[name] = page
         assert not isinstance(app.window.page("compose"), PanelPage)
-        assert isinstance(app.window.page("compose"), PlannedPanel), "compose is the lead's"
+        assert isinstance(app.window.page("compose"), ComposerPage)
         labels = pages["labels"]
         assert isinstance(labels, LabelsPage)
         with demo_sandbox.store.tx() as db:

@@ -1,0 +1,79 @@
+"""Existing posts -> composer documents: *Edit* (same post) and *Duplicate* (a new one)."""
+
+from __future__ import annotations
+
+from app.compose.document import (
+    ComposerDocument,
+    DestinationDraft,
+    MediaAttachment,
+    Schedule,
+    ScheduleMode,
+)
+from app.models.posts import MediaItem, Post
+from app.networks import find_network
+
+
+def _attachment(item: MediaItem) -> MediaAttachment:
+    meta = item.meta or {}
+    width = meta.get("width")
+    height = meta.get("height")
+    return MediaAttachment(
+        server_media_id=item.id,
+        url=item.url,
+        alt=str(meta.get("alt_text") or ""),
+        mime=item.mime_type or "application/octet-stream",
+        size=item.size,
+        width=width if isinstance(width, int) else None,
+        height=height if isinstance(height, int) else None,
+        path=item.original_filename,
+    )
+
+
+def _schedule(post: Post) -> Schedule:
+    if post.status == "scheduled" and post.scheduled_at is not None:
+        return Schedule(mode=ScheduleMode.AT, at=post.scheduled_at)
+    return Schedule(mode=ScheduleMode.DRAFT, at=post.scheduled_at)
+
+
+def document_from_post(post: Post) -> ComposerDocument:
+    """A document editing `post` (saved with `batch.build_update`): one destination per
+    platform entry, its shared text and media, labels, schedule and `updated_at`."""
+    destinations = []
+    for entry in post.platforms:
+        account_id = entry.social_account.id if entry.social_account is not None else ""
+        net = find_network(entry.platform)
+        content_type = entry.content_type or (net.default_content_type if net else "")
+        destinations.append(
+            DestinationDraft(
+                account_id=account_id,
+                platform=entry.platform,
+                content_type=content_type,
+                meta=dict(entry.meta),
+                enabled=entry.enabled,
+                post_platform_id=entry.id,
+            )
+        )
+    return ComposerDocument(
+        content=post.content or "",
+        media=[_attachment(m) for m in post.media],
+        labels=[label.id for label in post.labels],
+        destinations=destinations,
+        schedule=_schedule(post),
+        editing_post_id=post.id,
+        based_on_updated_at=post.updated_at,
+    )
+
+
+def duplicate_document(post: Post) -> ComposerDocument:
+    """A new draft with the same text, accounts, content types, settings and labels. Media of
+    the old post cannot be reused (the API references media only by upload token)."""
+    doc = document_from_post(post)
+    return ComposerDocument(
+        content=doc.content,
+        labels=doc.labels,
+        destinations=[
+            d.model_copy(update={"post_platform_id": None, "enabled": True})
+            for d in doc.destinations
+            if d.account_id
+        ],
+    )

@@ -1,0 +1,51 @@
+"""Schema of the durable local file (drafts and outbox): one step per version, append only.
+
+Unlike the cache, this file holds what the user wrote, so it is never rebuilt: a file whose
+`user_version` is newer than `LOCAL_SCHEMA_VERSION` is refused (a downgrade must not destroy it).
+"""
+
+from __future__ import annotations
+
+LOCAL_MIGRATIONS: tuple[str, ...] = (
+    # 1: drafts and the outbox.
+    """
+    CREATE TABLE drafts (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        document TEXT NOT NULL,
+        search_text TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        created_utc TEXT NOT NULL,
+        updated_utc TEXT NOT NULL,
+        server_post_id TEXT,
+        server_version TEXT,
+        conflict_of TEXT,
+        deleted_utc TEXT
+    );
+    CREATE INDEX drafts_by_update ON drafts (deleted_utc, updated_utc);
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        draft_id TEXT,
+        request TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        scheduled_utc TEXT,
+        state TEXT NOT NULL,
+        reason TEXT,
+        post_ids TEXT NOT NULL DEFAULT '[]',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        sent_utc TEXT,
+        check_after_utc TEXT,
+        source_key TEXT,
+        created_utc TEXT NOT NULL,
+        updated_utc TEXT NOT NULL
+    );
+    CREATE INDEX outbox_by_state ON outbox (state, id);
+    CREATE UNIQUE INDEX outbox_by_source ON outbox (source_key) WHERE source_key IS NOT NULL;
+    """,
+    # 2: the server's field errors of a refused batch, so the composer can mark the fields.
+    """
+    ALTER TABLE outbox ADD COLUMN field_errors TEXT NOT NULL DEFAULT '{}';
+    """,
+)
+
+LOCAL_SCHEMA_VERSION = len(LOCAL_MIGRATIONS)

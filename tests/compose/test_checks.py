@@ -1,0 +1,143 @@
+"""Checks while typing: counters, required settings, time, accounts; 422 mapping."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from app.api import errors as e
+from app.compose.batch import build_update
+from app.compose.checks import (
+    ACCOUNT_DISCONNECTED,
+    ACCOUNT_EXPIRED,
+    ACCOUNT_INACTIVE,
+    GENERAL,
+    TIME_MISSING,
+    TIME_PAST,
+    blocking,
+    char_count,
+    check_document,
+    for_field,
+    issues_by_path,
+    map_validation_error,
+)
+from app.compose.document import ComposerDocument, Schedule, ScheduleMode
+from app.compose.opening import document_from_post
+from app.models.accounts import SocialAccountSummary
+from app.models.requests import BatchRequest, Destination
+from app.sandbox.harness import SandboxServer
+from tests.api.helpers import sandbox_client
+
+NOW = datetime(2031, 1, 10, 12, 0, tzinfo=UTC)
+
+
+def account(id_: str, platform: str, **fields: object) -> SocialAccountSummary:
+    return SocialAccountSummary.model_validate(
+        {"id": id_, "platform": platform, "status": "connected", "is_active": True, **fields}
+    )
+
+
+def test_the_counter_uses_the_accounts_max_content_length() -> None:
+    doc = ComposerDocument(content="x" * 300)
+    doc.add_destination("a", "linkedin")
+    first = char_count(doc, 0)
+    assert first is not None
+    assert first.limit == 3000
+    count = char_count(doc, 0, account("a", "linkedin", max_content_length=250))
+    assert count is not None
+    assert (count.used, count.limit, count.over_by) == (300, 250, 50)
+    issues = check_document(doc, {"a": account("a", "linkedin", max_content_length=250)}, now=NOW)
+    assert [(i.path, i.blocking) for i in issues] == [("destinations.0.content", False)]
+    doc.schedule = Schedule(mode=ScheduleMode.PUBLISH_NOW)
+    issues = check_document(doc, {"a": account("a", "linkedin", max_content_length=250)}, now=NOW)
+    assert [(i.path, i.blocking) for i in issues] == [("destinations.0.content", True)]
+
+
+def test_a_time_in_the_past_or_missing_blocks_scheduling() -> None:
+    doc = ComposerDocument(content="hi", schedule=Schedule(mode=ScheduleMode.AT))
+    doc.add_destination("a", "linkedin")
+    assert issues_by_path(check_document(doc, now=NOW)) == {"scheduled_at": [TIME_MISSING]}
+    doc.schedule = Schedule(mode=ScheduleMode.AT, at=NOW - timedelta(minutes=1))
+    assert issues_by_path(check_document(doc, now=NOW)) == {"scheduled_at": [TIME_PAST]}
+    doc.schedule = Schedule(mode=ScheduleMode.AT, at=NOW + timedelta(minutes=1))
+    assert check_document(doc, now=NOW) == []
+    doc.schedule = Schedule(mode=ScheduleMode.DRAFT, at=NOW - timedelta(days=1))
+    assert [i.blocking for i in check_document(doc, now=NOW)] == [False]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"status": "disconnected"}, ACCOUNT_DISCONNECTED),
+        ({"status": "token_expired"}, ACCOUNT_EXPIRED),
+        ({"is_active": False}, ACCOUNT_INACTIVE),
+    ],
+)
+def test_an_account_that_cannot_publish_is_flagged(fields: dict[str, object], message: str) -> None:
+    doc = ComposerDocument(content="hi")
+    doc.add_destination("a", "linkedin")
+    accounts = {"a": account("a", "linkedin", **fields)}
+    draft = check_document(doc, accounts, now=NOW)
+    assert [(i.path, i.message, i.blocking) for i in draft] == [
+        ("destinations.0.social_account_id", message, False)
+    ]
+    doc.schedule = Schedule(mode=ScheduleMode.QUEUE_NEXT)
+    assert [i.blocking for i in check_document(doc, accounts, now=NOW)] == [True]
+
+
+def test_an_unknown_account_status_is_not_refused() -> None:
+    doc = ComposerDocument(content="hi", schedule=Schedule(mode=ScheduleMode.PUBLISH_NOW))
+    doc.add_destination("a", "linkedin")
+    assert check_document(doc, {"a": account("a", "linkedin", status="reauthorizing")}) == []
+
+
+def test_required_settings_name_the_setting() -> None:
+    doc = ComposerDocument(content="hi", schedule=Schedule(mode=ScheduleMode.QUEUE_TOP))
+    doc.add_destination("a", "linkedin")
+    doc.add_destination("t", "tiktok")
+    found = issues_by_path(blocking(check_document(doc, now=NOW)))
+    assert found["destinations.1.meta.privacy_level"] == ["The privacy level field is required."]
+    assert for_field(found, "destinations.1") == [
+        "The privacy level field is required.",
+        "A video on TikTok needs a video.",
+    ]
+    assert for_field(found, "destinations.0") == []
+
+
+def test_no_destination_is_flagged() -> None:
+    assert [i.path for i in check_document(ComposerDocument(content="x"))] == ["destinations"]
+
+
+def test_a_422_without_field_errors_lands_on_the_general_slot() -> None:
+    error = e.ValidationFailed("Something is off.", errors={})
+    assert map_validation_error(error) == {GENERAL: ["Something is off."]}
+
+
+@pytest.mark.asyncio
+async def test_an_update_422_maps_platform_entries_onto_destinations(
+    sandbox: SandboxServer,
+) -> None:
+    pinterest = sandbox.store.account_id("pinterest")
+    linkedin = sandbox.store.account_id("linkedin")
+    async with sandbox_client(sandbox) as client:
+        [created] = await client.posts.create_batch(
+            BatchRequest(
+                content="Pin",
+                destinations=[
+                    Destination(social_account_id=pinterest, content_type="pinterest_pin")
+                ],
+            )
+        )
+        doc = document_from_post(created)
+        doc.add_destination(linkedin, "linkedin")  # not on the post: not sent by an update
+        doc.destinations = [doc.destinations[1], doc.destinations[0]]
+        doc.schedule = Schedule(mode=ScheduleMode.AT, at=datetime.now(UTC) + timedelta(days=1))
+        plan = build_update(doc, created)
+        with pytest.raises(e.ValidationFailed) as caught:
+            await client.posts.update(created.id, plan.update)
+    assert "platforms.0.meta.board_id" in caught.value.errors
+    mapped = map_validation_error(caught.value, platform_indexes=plan.platform_indexes)
+    assert "destinations.1.meta.board_id" in mapped
+    local = {i.path for i in check_document(doc) if i.blocking and not i.path.endswith("media")}
+    assert "destinations.1.meta.board_id" in local

@@ -1,0 +1,86 @@
+"""Sending from the composer: one batch per click, posts in the cache at once, 422 at the field."""
+
+from __future__ import annotations
+
+import asyncio
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from tests.ui.composer.conftest import Composer, until
+
+
+def test_save_draft_creates_one_batch_and_fills_the_cache(composer: Composer) -> None:
+    page = composer.page
+    changed: list[bool] = []
+    composer.session.dataChanged.connect(lambda: changed.append(True))
+
+    async def body() -> None:
+        composer.choose("x", "linkedin")
+        QTest.keyClicks(page.shared.text, "Fresh beans on Friday")
+        assert page.schedule.send.isEnabled(), page.schedule.blocker.text()
+        QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
+        await until(lambda: composer.sandbox.store.post_count() == 2, what="two posts")
+        await until(lambda: composer.session.cache.count_posts() == 2, what="cached")
+        await until(lambda: page.state.doc.content == "", what="a fresh composer")
+
+    composer.run(body())
+    posts = [composer.session.cache.post(i) for i in composer.session.cache.post_ids()]
+    assert {p.content for p in posts if p} == {"Fresh beans on Friday"}
+    assert len({p.post_group_id for p in posts if p}) == 1
+    assert changed
+
+
+def test_double_click_sends_one_batch(composer: Composer) -> None:
+    page = composer.page
+
+    async def body() -> None:
+        composer.choose("x", "linkedin")
+        QTest.keyClicks(page.shared.text, "Only once, please")
+        QTest.mouseDClick(page.schedule.send, Qt.MouseButton.LeftButton)
+        QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
+        page.send()  # Ctrl+Return while busy
+        assert not page.schedule.send.isEnabled()
+        await until(lambda: composer.sandbox.store.post_count() == 2, what="the batch")
+        await until(lambda: not page.gate.busy_keys(), what="the answer")
+        await asyncio.sleep(0.5)
+
+    composer.run(body())
+    assert composer.sandbox.store.post_count() == 2
+    assert len(page.sending.entries()) == 1  # type: ignore[union-attr]
+
+
+def test_server_422_lands_on_the_board_of_the_third_destination(composer: Composer) -> None:
+    page = composer.page
+    pinterest = composer.account("pinterest")
+    page.data.set_unavailable("boards", pinterest, "This server cannot list them: type the id.")
+
+    async def body() -> None:
+        composer.choose("discord", "linkedin", "pinterest")
+        assert [d.platform for d in page.state.doc.destinations] == [
+            "discord",
+            "linkedin",
+            "pinterest",
+        ]
+        discord = page.tabs_by_account[composer.account("discord")].settings.widgets[
+            "meta.channel_id"
+        ]
+        await until(lambda: discord.combo.count() > 1, what="channels")  # type: ignore[attr-defined]
+        discord.combo.setCurrentIndex(1)  # type: ignore[attr-defined]
+        board = page.tabs_by_account[pinterest].settings.widgets["meta.board_id"]
+        QTest.keyClicks(board.text, "no-such-board")  # type: ignore[attr-defined]
+        QTest.keyClicks(page.shared.text, "Autumn menu")
+        assert page.schedule.send.isEnabled(), page.schedule.blocker.text()
+        QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
+        await until(
+            lambda: page.errors.messages("destinations.2.meta.board_id"), what="the field error"
+        )
+
+    composer.run(body())
+    board = page.tabs_by_account[pinterest].settings.widgets["meta.board_id"]
+    assert board.property("invalid") is True
+    shown = page.errors.messages("destinations.2.meta.board_id")
+    assert any("board" in m.lower() for m in shown), shown
+    assert composer.sandbox.store.post_count() == 0
+    assert page.state.doc.content == "Autumn menu"  # nothing lost
+    assert "⚠" in page.tabs.tabText(page.tabs.indexOf(page.tabs_by_account[pinterest]))

@@ -1,0 +1,1 @@
+"""Pieces of the Instagram audio picker: the results model and preview playback."""
