@@ -161,7 +161,9 @@ class SendController(QObject):
         self.entriesChanged.emit()
 
     async def _store_sent(self, entry: OutboxEntry) -> None:
-        posts = self.created.pop(encode_request(entry.request), None)
+        # A composer waiting for this entry still counts these posts (`_outcome` drops them).
+        key = encode_request(entry.request)
+        posts = self.created.get(key) if entry.id in self._waiters else self.created.pop(key, None)
         if posts is None:
             posts = []
             for post_id in entry.post_ids:
@@ -222,7 +224,7 @@ class SendController(QObject):
 
     def _outcome(self, entry: OutboxEntry) -> SendOutcome:
         if entry.state is OutboxState.SENT:
-            posts = list(self.created.get(encode_request(entry.request), []))
+            posts = list(self.created.pop(encode_request(entry.request), []))
             return SendOutcome("sent", entry.id, posts=posts)
         if entry.state is OutboxState.NEEDS_CONFIRMATION:
             return SendOutcome("confirm", entry.id, message=entry.reason or "")

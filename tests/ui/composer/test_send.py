@@ -31,6 +31,21 @@ def test_save_draft_creates_one_batch_and_fills_the_cache(composer: Composer) ->
     assert changed
 
 
+def test_the_composer_says_how_many_posts_it_made(composer: Composer) -> None:
+    """Found live: "0 posts scheduled" after two were made (the cache writer took the
+    created posts before the composer counted them)."""
+    page = composer.page
+
+    async def body() -> None:
+        composer.choose("x", "linkedin")
+        QTest.keyClicks(page.shared.text, "Counted right")
+        QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
+        await until(lambda: "They are in the calendar" in page.status_line.text(), what="done")
+
+    composer.run(body())
+    assert page.status_line.text().startswith("2 posts saved as draft.")
+
+
 def test_double_click_sends_one_batch(composer: Composer) -> None:
     page = composer.page
 
