@@ -55,6 +55,7 @@ class SendOutcome:
     posts: list[Post] = field(default_factory=list)
     errors: dict[str, list[str]] = field(default_factory=dict)
     message: str = ""
+    made: int = 0  # posts created ("sent"), also when only their ids are known
 
 
 @dataclass
@@ -225,7 +226,9 @@ class SendController(QObject):
     def _outcome(self, entry: OutboxEntry) -> SendOutcome:
         if entry.state is OutboxState.SENT:
             posts = list(self.created.pop(encode_request(entry.request), []))
-            return SendOutcome("sent", entry.id, posts=posts)
+            # After a lost answer the batch was found by reading /posts: only its ids are known.
+            made = max(len(posts), len(entry.post_ids))
+            return SendOutcome("sent", entry.id, posts=posts, made=made)
         if entry.state is OutboxState.NEEDS_CONFIRMATION:
             return SendOutcome("confirm", entry.id, message=entry.reason or "")
         refusal = self.refusals.pop(encode_request(entry.request), None)
