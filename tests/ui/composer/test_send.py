@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from tests.ui.composer.conftest import Composer, until
@@ -99,3 +99,25 @@ def test_server_422_lands_on_the_board_of_the_third_destination(composer: Compos
     assert composer.sandbox.store.post_count() == 0
     assert page.state.doc.content == "Autumn menu"  # nothing lost
     assert "⚠" in page.tabs.tabText(page.tabs.indexOf(page.tabs_by_account[pinterest]))
+
+
+def test_the_send_button_stays_put_when_the_form_becomes_valid(composer: Composer) -> None:
+    """Found live: the reason under the button vanished as an account was ticked, the button
+    jumped down and the click aimed at it landed on nothing."""
+    page = composer.page
+    button = page.schedule.send
+
+    def where() -> int:
+        return button.mapTo(page, QPoint(0, 0)).y()
+
+    async def body() -> None:
+        await asyncio.sleep(0.05)
+        assert not button.isEnabled()
+        before = where()
+        composer.choose("linkedin")
+        QTest.keyClicks(page.shared.text, "Stay where you are")
+        await until(button.isEnabled, what="a valid form")
+        await asyncio.sleep(0.05)
+        assert where() == before
+
+    composer.run(body())
