@@ -266,27 +266,44 @@ class WorkspaceFlows:
 
     # -- removing ---
     def confirm_remove(self) -> None:
+        from app.store.local_store import LocalStoreError, local_store_path, unsent_work
+
         profile = self.manager.profile
         if profile is None or not is_saved_profile(profile):
             return
+        local = local_store_path(self.manager.paths, profile.id)
+        keep_local = False
+        details = "Its API key is deleted from the keyring and its local cache is dropped. "
+        try:
+            unsent = unsent_work(local)
+        except LocalStoreError as error:
+            # The user's own writing may be in a file we cannot read: never delete it unseen.
+            keep_local = True
+            details += f"Its drafts file cannot be read ({error}); it is kept at {local}. "
+        else:
+            if not unsent.empty:
+                details += (
+                    f"Its {_count(unsent.drafts, 'unsent draft')} and "
+                    f"{_count(unsent.outbox, 'post')} waiting in the outbox on this computer "
+                    "are deleted too. "
+                )
         box = QMessageBox(self.window)
         box.setWindowTitle("Remove workspace")
         box.setText(f"Remove {profile.name} from Postdesk?")
-        box.setInformativeText(
-            "Its API key is deleted from the keyring and its local cache "
-            "is dropped. Nothing changes on the server."
-        )
+        box.setInformativeText(details + "Nothing changes on the server.")
         box.setStandardButtons(QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
 
         def answered(button: int) -> None:
             if button == QMessageBox.StandardButton.Ok:
-                self.tasks.spawn(self._remove(profile))
+                self.tasks.spawn(self._remove(profile, keep_local=keep_local))
 
         box.finished.connect(answered)
         box.open()
         self.remove_box = box
 
-    async def _remove(self, profile: Profile) -> None:
+    async def _remove(self, profile: Profile, *, keep_local: bool = False) -> None:
+        from app.store.local_store import local_store_path
         from app.workspaces.demo import remove_database
         from app.workspaces.key_vault import KeyringUnavailable
 
@@ -300,6 +317,8 @@ class WorkspaceFlows:
         with contextlib.suppress(KeyringUnavailable):
             await self.vault.delete_async(profile.id)
         remove_database(self.manager.paths.profile_db(profile.id))
+        if not keep_local:
+            remove_database(local_store_path(self.manager.paths, profile.id))
         remaining = self.saved_profiles(quiet=True)
         if remaining:
             self.switch_to(remaining[0])
@@ -324,3 +343,7 @@ class WorkspaceFlows:
         box.finished.connect(answered)
         box.open()
         self.reset_box = box
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
