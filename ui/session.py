@@ -13,7 +13,7 @@ from collections.abc import Coroutine
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.api.client import ApiClient
 from app.api.errors import ApiError, OutcomeUnknown, RateLimited
@@ -53,6 +53,11 @@ class WorkspaceSession(QObject):
             self.client, cache, on_state=self._on_state, on_changed=self.dataChanged.emit
         )
         self.client.on_retry = self._on_retry
+        # A write's retry after a 429 ends without a new sync state: once the wait is over the
+        # status bar gets the last real state back instead of "rate limited" for good.
+        self._after_wait = QTimer(self)
+        self._after_wait.setSingleShot(True)
+        self._after_wait.timeout.connect(self._restore_state)
 
     def _on_retry(self, attempt: int, delay: float, error: ApiError) -> None:
         # The client waits out a 429 by itself; the status bar counts down while it waits. The
@@ -70,6 +75,11 @@ class WorkspaceSession(QObject):
                     kind="rate_limited",
                 )
             )
+            self._after_wait.start(int(wait * 1000) + 100)
+
+    def _restore_state(self) -> None:
+        if self.state is not None and not self.closed:
+            self.syncStateChanged.emit(self.state)
 
     # -- lifecycle ---
     def start(self) -> None:

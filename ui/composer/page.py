@@ -636,7 +636,7 @@ class ComposerPage(QWidget):
             return
         self.recent.remember(accounts)
         if outcome.state == "sent":
-            self._say(_sent_text(doc, len(outcome.posts)), Level.INFO)
+            self._say(_sent_text(doc, outcome.made), Level.INFO)
         elif outcome.state == "queued":
             self._say(
                 "Queued in the outbox: it is sent as soon as the connection is back. "

@@ -91,6 +91,8 @@ class ScheduleBar(QWidget):
         self.blocker.setObjectName("sendBlocker")
         self.blocker.setWordWrap(True)
         self.blocker.setStyleSheet("color: #9a3412;")
+        # Its line is kept when empty: the send button must not jump as the form becomes valid.
+        self.blocker.setMinimumHeight(self.blocker.fontMetrics().lineSpacing())
         self.send = QPushButton(BUTTON_TEXT[ScheduleMode.DRAFT])
         self.send.setObjectName("sendButton")
         self.send.setDefault(True)
@@ -194,6 +196,5 @@ class ScheduleBar(QWidget):
         else:
             self.send.setText(BUTTON_TEXT[mode])
         self.send.setEnabled(not self._busy and not self._blocked)
-        self.blocker.setText(self._blocked)
-        self.blocker.setVisible(bool(self._blocked) and not self._busy)
+        self.blocker.setText(self._blocked if not self._busy else "")
         self.send.setToolTip(self._blocked)

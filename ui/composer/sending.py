@@ -55,6 +55,7 @@ class SendOutcome:
     posts: list[Post] = field(default_factory=list)
     errors: dict[str, list[str]] = field(default_factory=dict)
     message: str = ""
+    made: int = 0  # posts created ("sent"), also when only their ids are known
 
 
 @dataclass
@@ -187,7 +188,9 @@ class SendController(QObject):
         self.entriesChanged.emit()
 
     async def _store_sent(self, entry: OutboxEntry) -> None:
-        posts = self.created.pop(encode_request(entry.request), None)
+        # A composer waiting for this entry still counts these posts (`_outcome` drops them).
+        key = encode_request(entry.request)
+        posts = self.created.get(key) if entry.id in self._waiters else self.created.pop(key, None)
         if posts is None:
             posts = []
             for post_id in entry.post_ids:
@@ -248,8 +251,10 @@ class SendController(QObject):
 
     def _outcome(self, entry: OutboxEntry) -> SendOutcome:
         if entry.state is OutboxState.SENT:
-            posts = list(self.created.get(encode_request(entry.request), []))
-            return SendOutcome("sent", entry.id, posts=posts)
+            posts = list(self.created.pop(encode_request(entry.request), []))
+            # After a lost answer the batch was found by reading /posts: only its ids are known.
+            made = max(len(posts), len(entry.post_ids))
+            return SendOutcome("sent", entry.id, posts=posts, made=made)
         if entry.state is OutboxState.NEEDS_CONFIRMATION:
             return SendOutcome("confirm", entry.id, message=entry.reason or "")
         refusal = self.refusals.pop(encode_request(entry.request), None)

@@ -9,11 +9,12 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from tests.tools.odd_server import DROP_EVERY, OddServer
+from tests.tools.odd_server import DROP_EVERY, RATE_EVERY, OddServer
 from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.app.test_app_calendar import options, started
 from ui.application import Application
 from ui.messages import Level
+from ui.panels.webhooks import WebhooksPage
 
 
 @pytest.fixture
@@ -107,6 +108,70 @@ def test_an_expired_key_given_for_one_run_says_how_to_replace_it(
             assert not banner.second_button.isVisible()  # no "Replace key…" for a one-run key
             assert "replace it here" not in banner.text()
             assert "POSTDESK_API_KEY" in banner.text()
+            app.window.close()
+            assert await asyncio.wait_for(task, 10) == 0
+
+    runner.run(scenario())
+
+
+def test_the_status_bar_leaves_rate_limited_once_a_write_got_through(
+    qapp: QApplication, runner: LoopRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 429 on a write says "Rate limited, retrying in 1 s"; once the retry went through the
+    status bar must not keep saying so until the next sync."""
+    monkeypatch.setenv("POSTDESK_API_KEY", "odd-key")
+
+    async def scenario() -> None:
+        with OddServer(modes={"rate"}, quiet=True) as odd:
+            app = Application(qapp, options(odd.base_url))
+            task = await started(app)
+            assert app.session is not None
+            assert app.cache is not None
+            label = app.window.connection_label
+            await until(lambda: label.text() == "Online", what="first sync done")
+            post_id = next(
+                post.id
+                for post in map(app.cache.post, sorted(app.cache.post_ids()))
+                if post is not None and post.status == "scheduled"
+            )
+            await asyncio.sleep(1.1)  # any Retry-After of the first sync has passed
+            with odd.traffic.lock:  # the next request is answered 429
+                odd.traffic.count = RATE_EVERY - 1
+            app.session.move_to_draft(post_id)
+            await until(lambda: label.text().startswith("Rate limited"), what="the 429 shown")
+            await until(lambda: app.cache is not None and app.cache.post(post_id) is not None
+                        and app.cache.post(post_id).status == "draft", what="the write")  # type: ignore[union-attr]  # fmt: skip
+            await until(lambda: label.text() == "Online", 3, "the status back to Online")
+            assert odd.stats()["early"] == []
+            app.window.close()
+            assert await asyncio.wait_for(task, 10) == 0
+
+    runner.run(scenario())
+
+
+def test_a_refused_test_ping_is_explained_once_without_a_form_hint(
+    qapp: QApplication, runner: LoopRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The odd server refuses the ping of its flaky webhook with a 422 (the receiver did not
+    answer 2xx): the line under the buttons says so; no toast tells the user to correct
+    highlighted fields that do not exist."""
+    monkeypatch.setenv("POSTDESK_API_KEY", "odd-key")
+
+    async def scenario() -> None:
+        with OddServer(quiet=True) as odd:
+            app = Application(qapp, options(odd.base_url))
+            task = await started(app)
+            app.window.show_section("webhooks")
+            page = app.window.built_page("webhooks")
+            assert isinstance(page, WebhooksPage)
+            await until(lambda: page.model.rowCount() == 3, what="the webhooks")
+            flaky = next(h for h in odd.api.world.webhooks if "flaky" in h["endpoint"])
+            page.select_webhook(flaky["id"])
+            page.send_test()
+            await until(lambda: "could not be sent" in page.test_label.text(), what="the answer")
+            assert "HTTP 500" in page.test_label.text()
+            await asyncio.sleep(0.2)
+            assert "highlighted fields" not in app.window.banner.text()
             app.window.close()
             assert await asyncio.wait_for(task, 10) == 0
 

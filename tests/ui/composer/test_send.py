@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
@@ -32,6 +32,21 @@ def test_save_draft_creates_one_batch_and_fills_the_cache(composer: Composer) ->
     assert {p.content for p in posts if p} == {"Fresh beans on Friday"}
     assert len({p.post_group_id for p in posts if p}) == 1
     assert changed
+
+
+def test_the_composer_says_how_many_posts_it_made(composer: Composer) -> None:
+    """Found live: "0 posts scheduled" after two were made (the cache writer took the
+    created posts before the composer counted them)."""
+    page = composer.page
+
+    async def body() -> None:
+        composer.choose("x", "linkedin")
+        QTest.keyClicks(page.shared.text, "Counted right")
+        QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
+        await until(lambda: "They are in the calendar" in page.status_line.text(), what="done")
+
+    composer.run(body())
+    assert page.status_line.text().startswith("2 posts saved as draft.")
 
 
 def test_double_click_sends_one_batch(composer: Composer) -> None:
@@ -135,3 +150,25 @@ def test_signature_appended_to_shared_text_or_inserted_in_a_destination(
     doc = page.state.doc
     assert doc.destinations[0].content == "X only: Hello\n\n— The Northwind team"
     assert doc.content == "Hello\n\n— The Northwind team"
+
+
+def test_the_send_button_stays_put_when_the_form_becomes_valid(composer: Composer) -> None:
+    """Found live: the reason under the button vanished as an account was ticked, the button
+    jumped down and the click aimed at it landed on nothing."""
+    page = composer.page
+    button = page.schedule.send
+
+    def where() -> int:
+        return button.mapTo(page, QPoint(0, 0)).y()
+
+    async def body() -> None:
+        await asyncio.sleep(0.05)
+        assert not button.isEnabled()
+        before = where()
+        composer.choose("linkedin")
+        QTest.keyClicks(page.shared.text, "Stay where you are")
+        await until(button.isEnabled, what="a valid form")
+        await asyncio.sleep(0.05)
+        assert where() == before
+
+    composer.run(body())

@@ -466,6 +466,8 @@ class WebhooksPage(PanelPage):
         except ApiError as error:
             self.test_label.setStyleSheet("color: #b91c1c;")
             self.test_label.setText(f"Test ping could not be sent: {error.message}")
+            if isinstance(error, ValidationFailed):
+                return  # the server's refusal is the answer, said above; there is no form
             raise
         if self.selected is None or self.selected.id != webhook_id:
             return
