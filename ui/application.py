@@ -314,6 +314,10 @@ class Application:
     # -- shutdown ---
     async def shutdown(self) -> None:
         await self.tasks.cancel_all()
+        composer = self.window.built_page("compose")
+        finish = getattr(composer, "shutdown", None)
+        if callable(finish):  # the last keystrokes reach the drafts file before the loop ends
+            await finish()
         await self.notifications.close()
         await self.manager.shutdown()
         if self._previous_hook is not None:
