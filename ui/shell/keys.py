@@ -64,6 +64,7 @@ def app_specs() -> list[ActionSpec]:
     from PySide6.QtWidgets import QApplication
 
     from ui.calendar import CalendarPage, InMemoryCalendarSource
+    from ui.composer.page import ComposerPage
     from ui.panels.accounts import AccountsPanel
     from ui.panels.labels import LabelsPage
     from ui.panels.repurposes import RepurposesPage
@@ -75,6 +76,7 @@ def app_specs() -> list[ActionSpec]:
     specs = shell_specs(_Inert())  # type: ignore[arg-type]
     pages: list[QWidget] = [
         CalendarPage(InMemoryCalendarSource([])),
+        ComposerPage(),
         LabelsPage(),
         SignaturesPage(),
         AccountsPanel(),
