@@ -7,7 +7,7 @@ from datetime import tzinfo
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -64,15 +64,13 @@ class OutboxPanel(QWidget):
         self.anyway_button.clicked.connect(lambda: self._emit(self.sendAnywayRequested))
         self.discard_button = QPushButton("Remove")
         self.discard_button.clicked.connect(lambda: self._emit(self.discardRequested))
-        buttons = QHBoxLayout()
+        # Two rows: the column is narrow and four labels in one row were cut to "it and ret".
+        buttons = QGridLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
-        for button in (
-            self.edit_button,
-            self.draft_button,
-            self.anyway_button,
-            self.discard_button,
+        for index, button in enumerate(
+            (self.edit_button, self.draft_button, self.anyway_button, self.discard_button)
         ):
-            buttons.addWidget(button)
+            buttons.addWidget(button, index // 2, index % 2)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
