@@ -7,7 +7,9 @@ import asyncio
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
+from app.compose.document import ComposerDocument
 from tests.ui.composer.conftest import Composer, until
+from ui.composer.page import _sent_text
 
 
 def test_save_draft_creates_one_batch_and_fills_the_cache(composer: Composer) -> None:
@@ -40,7 +42,7 @@ def test_the_composer_says_how_many_posts_it_made(composer: Composer) -> None:
         composer.choose("x", "linkedin")
         QTest.keyClicks(page.shared.text, "Counted right")
         QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
-        await until(lambda: "They are in the calendar" in page.status_line.text(), what="done")
+        await until(lambda: "in the calendar" in page.status_line.text(), what="done")
 
     composer.run(body())
     assert page.status_line.text().startswith("2 posts saved as draft.")
@@ -121,3 +123,9 @@ def test_the_send_button_stays_put_when_the_form_becomes_valid(composer: Compose
         assert where() == before
 
     composer.run(body())
+
+
+def test_one_post_is_spoken_of_in_the_singular() -> None:
+    doc = ComposerDocument()
+    assert _sent_text(doc, 1) == "1 post saved as draft. It is in the calendar."
+    assert _sent_text(doc, 2) == "2 posts saved as draft. They are in the calendar."
