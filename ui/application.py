@@ -252,6 +252,13 @@ class Application:
     def new_post(self) -> None:
         self.pages.new_post()
 
+    def import_csv(self) -> None:
+        self.window.show_section("compose")
+        self.pages.composer().choose_csv()
+
+    def export_csv(self) -> None:
+        self.pages.composer().choose_export()
+
     def refresh(self) -> None:
         self.manager.retry()
 

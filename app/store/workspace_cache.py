@@ -580,9 +580,12 @@ class WorkspaceCache:
         return self._card_memo
 
     def _remember_cards(self, rows: Iterable[PostRow]) -> None:
-        # The calendar reloads right after a sync has stored these: it finds them parsed.
+        # The calendar reloads right after a sync has stored these: it finds them parsed. A card
+        # already known keeps its object, so the calendar sees by identity that it is unchanged.
         with self._read_lock:
-            self._memo().update((row.card, row.parsed_card) for row in rows)
+            memo = self._memo()
+            for row in rows:
+                memo.setdefault(row.card, row.parsed_card)
 
     def _cards(self, sql: str, params: Sequence[str]) -> list[PostCard]:
         with self._reading() as db:

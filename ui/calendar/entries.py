@@ -106,3 +106,43 @@ def build_entry(card: PostCard, tz: tzinfo) -> Entry:
 
 def build_entries(cards: Iterable[PostCard], tz: tzinfo) -> list[Entry]:
     return [build_entry(card, tz) for card in cards]
+
+
+class EntryCache:
+    """Entries kept from one reload to the next, by post id.
+
+    A post whose card did not change keeps its very `Entry`, and with it everything computed
+    for painting it (times, colours, elided text): the views then see which days really
+    changed and repaint only those. The cache hands back the same card object for the same
+    stored text, so the usual check is an identity test; other sources compare by value.
+    """
+
+    LIMIT = 20_000  # a workspace's worth of posts; past it the cache starts over
+
+    def __init__(self, tz: tzinfo) -> None:
+        self._tz = tz
+        self._by_id: dict[str, Entry] = {}
+
+    @property
+    def tz(self) -> tzinfo:
+        return self._tz
+
+    def clear(self, tz: tzinfo | None = None) -> None:
+        self._by_id.clear()
+        if tz is not None:
+            self._tz = tz
+
+    def known(self, post_id: str) -> Entry | None:
+        return self._by_id.get(post_id)
+
+    def entries(self, cards: Iterable[PostCard]) -> list[Entry]:
+        known_entries = self._by_id
+        if len(known_entries) > self.LIMIT:
+            known_entries.clear()
+        result: list[Entry] = []
+        for card in cards:
+            entry = known_entries.get(card.id)
+            if entry is None or (entry.card is not card and entry.card != card):
+                entry = known_entries[card.id] = build_entry(card, self._tz)
+            result.append(entry)
+        return result

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 
 from app.domain.enums import PostStatus, known
 from ui.calendar.entries import Entry
 from ui.icons import network_pixmap
+
+T = TypeVar("T")
 
 STATUS_COLORS: dict[PostStatus | None, str] = {
     PostStatus.DRAFT: "#6b7280",
@@ -121,6 +125,53 @@ def split_lines(text: str, metrics: QFontMetrics, first: int, second: int) -> tu
     return " ".join(taken), metrics.elidedText(rest, Qt.TextElideMode.ElideRight, max(second, 0))
 
 
+class _TextMemo:
+    """Measured and elided chip text, by font and width: painting a month asks for the same
+    few hundred strings at the same widths over and over, and measuring them is most of a
+    chip's cost."""
+
+    LIMIT = 20_000
+
+    def __init__(self) -> None:
+        self._metrics: dict[str, QFontMetrics] = {}
+        self._texts: dict[tuple[object, ...], object] = {}
+
+    def _remember(self, key: tuple[object, ...], value: T) -> T:
+        if len(self._texts) > self.LIMIT:
+            self._texts.clear()
+        self._texts[key] = value
+        return value
+
+    def metrics(self, font: QFont, key: str) -> QFontMetrics:
+        found = self._metrics.get(key)
+        if found is None:
+            found = self._metrics[key] = QFontMetrics(font)
+        return found
+
+    def width(self, text: str, font: QFont, key: str) -> int:
+        found = self._texts.get(("w", text, key))
+        if isinstance(found, int):
+            return found
+        return self._remember(("w", text, key), self.metrics(font, key).horizontalAdvance(text))
+
+    def elided(self, text: str, font: QFont, key: str, width: int) -> str:
+        found = self._texts.get(("e", text, key, width))
+        if isinstance(found, str):
+            return found
+        elided = self.metrics(font, key).elidedText(text, Qt.TextElideMode.ElideRight, width)
+        return self._remember(("e", text, key, width), elided)
+
+    def split(self, text: str, font: QFont, key: str, first: int, second: int) -> tuple[str, str]:
+        found = self._texts.get(("s", text, key, first, second))
+        if isinstance(found, tuple):
+            return found
+        lines = split_lines(text, self.metrics(font, key), first, second)
+        return self._remember(("s", text, key, first, second), lines)
+
+
+_TEXT_MEMO = _TextMemo()
+
+
 def paint_chip(
     painter: QPainter,
     rect: QRect,
@@ -181,7 +232,7 @@ def paint_chip(
         if busy:
             time_font.setItalic(True)
         painter.setFont(time_font)
-        width = QFontMetrics(time_font).horizontalAdvance(time_text)
+        width = _TEXT_MEMO.width(time_text, time_font, time_font.key())
         painter.drawText(
             QRectF(x, first_line.top(), width + 1, line_height),
             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
@@ -195,19 +246,19 @@ def paint_chip(
         painter.drawPixmap(QPointF(x, center_y - icon_size / 2), pixmap)
         x += icon_size + 5
     painter.setFont(font)
-    metrics = QFontMetrics(font)
+    font_key = font.key()
     text = entry.summary if entry.known_status is not None else f"? {entry.summary}"
     align = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
     text_left = body.left() + 7
     if lines == 2:
         second_width = int(body.right() - 4 - text_left)
-        one, two = split_lines(text, metrics, int(right - x), second_width)
+        one, two = _TEXT_MEMO.split(text, font, font_key, int(right - x), second_width)
         painter.drawText(QRectF(x, first_line.top(), right - x, line_height), align, one)
         painter.drawText(
             QRectF(text_left, first_line.bottom(), second_width, line_height), align, two
         )
     elif right - x > 8:
-        elided = metrics.elidedText(text, Qt.TextElideMode.ElideRight, int(right - x))
+        elided = _TEXT_MEMO.elided(text, font, font_key, int(right - x))
         painter.drawText(QRectF(x, first_line.top(), right - x, line_height), align, elided)
     painter.restore()
 

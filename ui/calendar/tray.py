@@ -38,9 +38,18 @@ class TrayPanel(QFrame):
         layout.addWidget(self.hint)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.empty, 1)
+        self._shown: list[Entry] | None = None
 
     def show_entries(self, entries: list[Entry]) -> None:
+        if self._shown is not None and _same(entries, self._shown):
+            return  # a reload that changed no draft: no model reset, no repaint
+        self._shown = list(entries)
         self.list.set_rows(post_rows(entries))
         self.list.setVisible(bool(entries))
         self.empty.setVisible(not entries)
         self.title.setText(f"Unscheduled ({len(entries)})")
+
+
+def _same(one: list[Entry], other: list[Entry]) -> bool:
+    """The same entries (objects: an entry is rebuilt when its post changed), in order."""
+    return len(one) == len(other) and all(a is b for a, b in zip(one, other, strict=True))

@@ -60,7 +60,7 @@ class OutboxPanel(QWidget):
         self.draft_button = QPushButton("Send as draft")
         self.draft_button.setToolTip("Create it as a draft without a time")
         self.draft_button.clicked.connect(lambda: self._emit(self.sendAsDraftRequested))
-        self.anyway_button = QPushButton("Send as it is")
+        self.anyway_button = QPushButton("Schedule in 1 hour")
         self.anyway_button.clicked.connect(lambda: self._emit(self.sendAnywayRequested))
         self.discard_button = QPushButton("Remove")
         self.discard_button.clicked.connect(lambda: self._emit(self.discardRequested))

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Coroutine
-from datetime import date, datetime, time, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QMenu,
@@ -29,6 +31,7 @@ from PySide6.QtWidgets import (
 from app.compose.checks import blocking, check_document, issues_by_path
 from app.compose.document import ComposerDocument, Schedule, ScheduleMode
 from app.compose.opening import document_from_post
+from app.csv_io.export import export_calendar
 from app.models.posts import Post
 from app.store.local_store import Draft, LocalStore, LocalStoreError, SaveResult, local_store_path
 from app.sync.outbox import OutboxState
@@ -36,6 +39,7 @@ from app.workspaces.profiles import Paths
 from ui.action_spec import ActionSpec
 from ui.calendar.timezone import system_time_zone
 from ui.composer.autosave import Autosaver
+from ui.composer.csv_dialog import ImportDialog
 from ui.composer.destinations import DestinationPicker
 from ui.composer.drafts_panel import DraftsPanel
 from ui.composer.editors import DestinationTab, SharedEditor, TextEditor
@@ -93,6 +97,8 @@ class ComposerPage(QWidget):
         left.addWidget(self.drafts)
         left.addWidget(self.outbox_panel)
         left.setSizes([420, 260])
+        left.setMinimumWidth(200)
+        left.setMaximumWidth(300)
 
         self.picker = DestinationPicker(self.local_tz)
         self.picker.recent_provider = lambda: self.recent.sets()
@@ -136,6 +142,7 @@ class ComposerPage(QWidget):
         preview_title.setObjectName("sectionTitle")
         preview_layout.addWidget(preview_title)
         preview_layout.addWidget(self.preview, 1)
+        preview_box.setMinimumWidth(230)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
@@ -735,6 +742,45 @@ class ComposerPage(QWidget):
         )
         self.new_post()
 
+    # -- CSV ---------------------------------------------------------------------------------------
+    def choose_csv(self) -> None:
+        dialog = QFileDialog(self, "Import CSV", "", "CSV files (*.csv)")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.fileSelected.connect(lambda name: self.import_csv(Path(name)))
+        self.file_dialog = dialog
+        dialog.open()
+
+    def import_csv(self, path: Path) -> ImportDialog | None:
+        """Check and send the rows of `path`, showing progress and the summary."""
+        if self.sending is None:
+            self._say("Connect a workspace before importing.", Level.WARNING)
+            return None
+        dialog = ImportDialog(path, self)
+        self.import_dialog = dialog
+        dialog.open()
+        self.tasks.spawn(dialog.run(self.sending, self.local_tz))
+        return dialog
+
+    def choose_export(self) -> None:
+        dialog = QFileDialog(self, "Export calendar", "calendar.csv", "CSV files (*.csv)")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.fileSelected.connect(lambda name: self.export_csv(Path(name)))
+        self.file_dialog = dialog
+        dialog.open()
+
+    def export_csv(self, path: Path) -> int:
+        if self.session is None:
+            return 0
+        start = datetime(1970, 1, 1, tzinfo=UTC)
+        end = datetime(2200, 1, 1, tzinfo=UTC)
+        try:
+            count = export_calendar(self.session.cache, path, start, end, self.local_tz)
+        except OSError as exc:
+            self._say(f"Could not write {path}: {exc.strerror or exc}", Level.ERROR)
+            return 0
+        self._say(f"{count} posts exported to {path}.", Level.INFO)
+        return count
+
     # -- outbox --------------------------------------------------------------------------------
     def _refresh_outbox(self) -> None:
         if self.sending is None:
@@ -768,7 +814,7 @@ class ComposerPage(QWidget):
     ) -> None:
         assert self.sending is not None
         await self.sending.outbox.confirm(entry_id, scheduled_at=scheduled_at, as_draft=as_draft)
-        self.sending.outbox_sender.wake()
+        self.sending.wake()
 
     def _discard_entry(self, entry_id: int) -> None:
         if self.sending is not None:
@@ -822,7 +868,7 @@ class ComposerPage(QWidget):
     def _sync_state(self, state: object) -> None:
         # The sync reached the server again: queued posts need not wait for their backoff.
         if getattr(state, "phase", "") == "idle" and self.sending is not None:
-            self.sending.outbox_sender.wake()
+            self.sending.wake()
 
     async def _close_store(
         self, store: LocalStore, owned: bool, pending: Coroutine[Any, Any, None] | None

@@ -32,7 +32,7 @@ def preview_html(item: DestinationPreview, who: str) -> str:
                 f"{i}. {html.escape(Path(m.path or m.url or 'file').name)}"
                 for i, m in enumerate(part.media, start=1)
             )
-            rows.append(f"<p style='color:#555'>🖼 {names}</p>")
+            rows.append(f"<p style='color:#555'>Media: {names}</p>")
     if item.cut_off:
         rows.append(
             f"<p style='color:#b3261e'><s>{html.escape(item.cut_off[:400])}</s><br>"

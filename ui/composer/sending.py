@@ -32,7 +32,7 @@ from app.models.posts import Post
 from app.models.requests import BatchRequest, PostUpdate
 from app.store.local_store import LocalStore
 from app.sync.outbox import Outbox, OutboxEntry, OutboxState, encode_request
-from app.sync.outbox_sender import OutboxSender, SenderStatus
+from app.sync.outbox_sender import IDLE_POLL, OutboxSender, SenderStatus
 from ui.tasks import TaskGroup
 
 if TYPE_CHECKING:
@@ -129,7 +129,33 @@ class SendController(QObject):
             on_status=self._on_status,
             **extra,  # type: ignore[arg-type]
         )
-        self._run = tasks.spawn(self.outbox_sender.run())
+        self._wakeup: asyncio.Future[None] | None = None
+        self._woken = False
+        self._run = tasks.spawn(self._drive())
+
+    async def _drive(self) -> None:
+        """`OutboxSender.run()`, with a wait that leaves no coroutine behind when cancelled."""
+        loop = asyncio.get_running_loop()
+        while True:
+            self._woken = False
+            result = await self.outbox_sender.send_pending()
+            if self._woken:
+                continue
+            timeout = IDLE_POLL if result.retry_in is None else max(result.retry_in, 0.05)
+            wakeup: asyncio.Future[None] = loop.create_future()
+            self._wakeup = wakeup
+            timer = loop.call_later(timeout, _resolve, wakeup)
+            try:
+                await wakeup
+            finally:
+                timer.cancel()
+                self._wakeup = None
+
+    def wake(self) -> None:
+        """Send now (after an enqueue, or when the connection is back)."""
+        self._woken = True
+        if self._wakeup is not None:
+            _resolve(self._wakeup)
 
     def stop(self) -> None:
         self._run.cancel()
@@ -204,7 +230,7 @@ class SendController(QObject):
             return self._outcome(entry)
         waiter: asyncio.Future[OutboxEntry | None] = asyncio.get_running_loop().create_future()
         self._waiters[entry.id] = waiter
-        self.outbox_sender.wake()
+        self.wake()
         try:
             final = await waiter
         finally:
@@ -297,6 +323,11 @@ class SendController(QObject):
             await self.session.client.posts.delete(post_id)
         self.session.cache.delete_post(post_id)
         self.session.dataChanged.emit()
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def _ignored(sent: PostUpdate, after: Post) -> list[str]:

@@ -95,7 +95,7 @@ def test_offline_send_is_queued_then_sent(
         assert page.state.doc.content == ""  # a fresh composer; the post waits in the outbox
         assert sandbox.store.post_count() == 0
         await forwarder.start()
-        sending.outbox_sender.wake()
+        sending.wake()
         await until(lambda: sandbox.store.post_count() == 1, what="sent after reconnect", limit=40)
         await until(lambda: sending.entries()[0].state is OutboxState.SENT, what="sent state")
         await until(lambda: session.cache.count_posts() == 1, what="in the calendar")

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
 
-from app.compose.document import ComposerDocument
+from app.compose.document import ComposerDocument, ScheduleMode
 from tests.ui.composer.conftest import Composer, until
 from ui.composer.page import _sent_text
 
@@ -129,3 +131,51 @@ def test_one_post_is_spoken_of_in_the_singular() -> None:
     doc = ComposerDocument()
     assert _sent_text(doc, 1) == "1 post saved as draft. It is in the calendar."
     assert _sent_text(doc, 2) == "2 posts saved as draft. They are in the calendar."
+
+
+def test_publish_now_asks_first_naming_the_networks(composer: Composer) -> None:
+    page = composer.page
+
+    async def body() -> None:
+        composer.choose("x", "linkedin")
+        QTest.keyClicks(page.shared.text, "Now!")
+        page.schedule.set_mode(ScheduleMode.PUBLISH_NOW)
+        assert page.schedule.send.text() == "Publish now…"
+        QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
+        await asyncio.sleep(0.05)
+        box = page.publish_box
+        assert box.isVisible()
+        assert "LinkedIn, X" in box.text()
+        box.button(QMessageBox.StandardButton.Cancel).click()
+        await asyncio.sleep(0.2)
+
+    composer.run(body())
+    assert composer.sandbox.store.post_count() == 0
+    assert not page.gate.busy_keys()
+    assert page.state.doc.content == "Now!"
+
+
+def test_signature_appended_to_shared_text_or_inserted_in_a_destination(
+    composer: Composer,
+) -> None:
+    page = composer.page
+    composer.sandbox.store.create_signature("Sign-off", "— The Northwind team")
+
+    async def body() -> None:
+        composer.choose("x")
+        QTest.keyClicks(page.shared.text, "Hello")
+        page._show_signatures()
+        await until(lambda: page.data.signatures, what="signatures loaded")
+        page.insert_signature(page.data.signatures[0].content, append=True)  # type: ignore[index]
+        assert page.shared.text.toPlainText() == "Hello\n\n— The Northwind team"
+        tab = page.tabs_by_account[composer.account("x")]
+        tab.override_text.setChecked(True)
+        tab.text.moveCursor(QTextCursor.MoveOperation.Start)
+        tab.text.setFocus()
+        page._remember_editor(tab.text)
+        page.insert_signature("X only: ", append=False)
+
+    composer.run(body())
+    doc = page.state.doc
+    assert doc.destinations[0].content == "X only: Hello\n\n— The Northwind team"
+    assert doc.content == "Hello\n\n— The Northwind team"

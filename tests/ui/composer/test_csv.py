@@ -1,0 +1,52 @@
+"""File ▸ Import CSV… and Export calendar to CSV from the Compose page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.ui.composer.conftest import Composer, until
+
+
+def test_import_reports_row_and_column_and_sends_nothing(
+    composer: Composer, tmp_path: Path
+) -> None:
+    path = tmp_path / "month.csv"
+    x = composer.account("x")
+    path.write_text(
+        f"content,accounts,scheduled_at,status\nGood row,{x},,draft\nBad row,nobody:here,,draft\n",
+        encoding="utf-8",
+    )
+
+    async def body() -> None:
+        dialog = composer.page.import_csv(path)
+        assert dialog is not None
+        await until(lambda: "row 3, column accounts" in dialog.report.toPlainText(), what="errors")
+
+    composer.run(body())
+    assert composer.sandbox.store.post_count() == 0
+
+
+def test_import_sends_valid_rows_then_export_writes_them(
+    composer: Composer, tmp_path: Path
+) -> None:
+    path = tmp_path / "month.csv"
+    x, linkedin = composer.account("x"), composer.account("linkedin")
+    path.write_text(
+        f"content,accounts,scheduled_at,status\nOne,{x},,draft\nTwo,{x};{linkedin},,draft\n",
+        encoding="utf-8",
+    )
+
+    async def body() -> None:
+        dialog = composer.page.import_csv(path)
+        assert dialog is not None
+        await until(lambda: dialog.result_report is not None, what="the summary", limit=40)
+        assert dialog.result_report.all_sent  # type: ignore[union-attr]
+        await composer.session.sync.full_refresh()
+
+    composer.run(body())
+    assert composer.sandbox.store.post_count() == 3
+    out = tmp_path / "export.csv"
+    assert composer.page.export_csv(out) == 3
+    text = out.read_text(encoding="utf-8")
+    assert text.splitlines()[0].startswith("content,accounts")
+    assert "Two" in text

@@ -1,0 +1,92 @@
+"""File ▸ Import CSV…: every row is checked first (`row N, column C: reason`, nothing sent while
+any row is wrong), then the rows go through the workspace's outbox with a progress bar and a
+summary. Uses `app.csv_io`; the dialog is opened, never exec'd, and its work is a task the page
+owns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.api.errors import ApiError
+from app.csv_io.format import CsvFormatError, read_file
+from app.csv_io.importer import ImportReport, import_csv
+
+if TYPE_CHECKING:
+    from datetime import tzinfo
+
+    from ui.composer.sending import SendController
+
+
+class ImportDialog(QDialog):
+    def __init__(self, path: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Import {path.name}")
+        self.path = path
+        self.status = QLabel("Checking every row…")
+        self.status.setWordWrap(True)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.report = QPlainTextEdit()
+        self.report.setReadOnly(True)
+        self.report.setObjectName("importReport")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.status)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.report, 1)
+        layout.addWidget(buttons)
+        self.resize(560, 380)
+        self.result_report: ImportReport | None = None
+
+    def on_progress(self, done: int, total: int, what: str) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.status.setText(f"{done} of {total} rows done — {what}")
+
+    def show_report(self, report: ImportReport) -> None:
+        self.result_report = report
+        self.progress.setRange(0, 1)
+        self.progress.setValue(1 if report.all_sent else 0)
+        self.status.setText(
+            "Every row was sent." if report.all_sent else "Some rows need your attention:"
+        )
+        self.report.setPlainText("\n".join(report.summary_lines()))
+
+    def show_failure(self, text: str) -> None:
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.status.setText(text)
+
+    async def run(self, sending: SendController, local_tz: tzinfo) -> None:
+        try:
+            text = read_file(self.path)
+        except (OSError, CsvFormatError, ValueError) as exc:
+            self.show_failure(f"Could not read {self.path.name}: {exc}")
+            return
+        try:
+            report = await import_csv(
+                text,
+                sending.session.client,
+                sending.outbox,
+                base_dir=self.path.parent,
+                local_tz=local_tz,
+                on_progress=self.on_progress,
+                sender=sending.outbox_sender,
+            )
+        except ApiError as exc:
+            self.show_failure(f"{exc.message} {exc.hint}".strip())
+            return
+        self.show_report(report)
+        sending.entriesChanged.emit()
