@@ -915,7 +915,8 @@ def _sent_text(doc: ComposerDocument, count: int) -> str:
         ScheduleMode.QUEUE_TOP: "added to the top of the queue",
         ScheduleMode.PUBLISH_NOW: "sent for publishing",
     }[mode]
-    return f"{count} post{'s' if count != 1 else ''} {what}. They are in the calendar."
+    where = "It is in the calendar." if count == 1 else "They are in the calendar."
+    return f"{count} post{'s' if count != 1 else ''} {what}. {where}"
 
 
 __all__ = ["ComposerPage", "OutboxState"]

@@ -9,8 +9,9 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
-from app.compose.document import ScheduleMode
+from app.compose.document import ComposerDocument, ScheduleMode
 from tests.ui.composer.conftest import Composer, until
+from ui.composer.page import _sent_text
 
 
 def test_save_draft_creates_one_batch_and_fills_the_cache(composer: Composer) -> None:
@@ -43,7 +44,7 @@ def test_the_composer_says_how_many_posts_it_made(composer: Composer) -> None:
         composer.choose("x", "linkedin")
         QTest.keyClicks(page.shared.text, "Counted right")
         QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
-        await until(lambda: "They are in the calendar" in page.status_line.text(), what="done")
+        await until(lambda: "in the calendar" in page.status_line.text(), what="done")
 
     composer.run(body())
     assert page.status_line.text().startswith("2 posts saved as draft.")
@@ -104,6 +105,34 @@ def test_server_422_lands_on_the_board_of_the_third_destination(composer: Compos
     assert "⚠" in page.tabs.tabText(page.tabs.indexOf(page.tabs_by_account[pinterest]))
 
 
+def test_the_send_button_stays_put_when_the_form_becomes_valid(composer: Composer) -> None:
+    """Found live: the reason under the button vanished as an account was ticked, the button
+    jumped down and the click aimed at it landed on nothing."""
+    page = composer.page
+    button = page.schedule.send
+
+    def where() -> int:
+        return button.mapTo(page, QPoint(0, 0)).y()
+
+    async def body() -> None:
+        await asyncio.sleep(0.05)
+        assert not button.isEnabled()
+        before = where()
+        composer.choose("linkedin")
+        QTest.keyClicks(page.shared.text, "Stay where you are")
+        await until(button.isEnabled, what="a valid form")
+        await asyncio.sleep(0.05)
+        assert where() == before
+
+    composer.run(body())
+
+
+def test_one_post_is_spoken_of_in_the_singular() -> None:
+    doc = ComposerDocument()
+    assert _sent_text(doc, 1) == "1 post saved as draft. It is in the calendar."
+    assert _sent_text(doc, 2) == "2 posts saved as draft. They are in the calendar."
+
+
 def test_publish_now_asks_first_naming_the_networks(composer: Composer) -> None:
     page = composer.page
 
@@ -150,25 +179,3 @@ def test_signature_appended_to_shared_text_or_inserted_in_a_destination(
     doc = page.state.doc
     assert doc.destinations[0].content == "X only: Hello\n\n— The Northwind team"
     assert doc.content == "Hello\n\n— The Northwind team"
-
-
-def test_the_send_button_stays_put_when_the_form_becomes_valid(composer: Composer) -> None:
-    """Found live: the reason under the button vanished as an account was ticked, the button
-    jumped down and the click aimed at it landed on nothing."""
-    page = composer.page
-    button = page.schedule.send
-
-    def where() -> int:
-        return button.mapTo(page, QPoint(0, 0)).y()
-
-    async def body() -> None:
-        await asyncio.sleep(0.05)
-        assert not button.isEnabled()
-        before = where()
-        composer.choose("linkedin")
-        QTest.keyClicks(page.shared.text, "Stay where you are")
-        await until(button.isEnabled, what="a valid form")
-        await asyncio.sleep(0.05)
-        assert where() == before
-
-    composer.run(body())

@@ -28,7 +28,7 @@ def test_a_batch_found_after_a_lost_answer_is_counted(composer: Composer) -> Non
         composer.choose("x", "linkedin")
         QTest.keyClicks(page.shared.text, "Made once, counted right")
         QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
-        await until(lambda: "They are in the calendar" in page.status_line.text(), what="done")
+        await until(lambda: "in the calendar" in page.status_line.text(), what="done")
 
     composer.run(body())
     assert composer.sandbox.store.post_count() == 2  # made once, never resent
