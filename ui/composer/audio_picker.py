@@ -282,7 +282,10 @@ class AudioPickerDialog(QDialog):
         self.model.set_assets(assets)
         if assets:
             what = f"“{q}”" if q else "trending"
-            self._set_status(f"{len(assets)} tracks for {what}.")
+            unreadable = len(getattr(assets, "unreadable", ()))
+            skipped = f" {unreadable} could not be read and are left out." if unreadable else ""
+            noun = "track" if len(assets) == 1 else "tracks"
+            self._set_status(f"{len(assets)} {noun} for {what}.{skipped}")
             self.results.setCurrentIndex(self.model.index(0))
         else:
             self._set_status(f"Nothing found for “{q}”." if q else "No trending audio right now.")

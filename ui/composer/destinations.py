@@ -31,7 +31,7 @@ def account_text(account: SocialAccountSummary, local_tz: tzinfo) -> str:
     name = account.display_name or account.username or account.id
     text = f"{name}  ·  {network_name(account.platform)}"
     if account.username:
-        text += f"  @{account.username}"
+        text += f"  @{account.username.removeprefix('@')}"  # Mastodon handles carry their own @
     zone = zone_from_name(account.timezone)
     if zone is not None and _differs(zone, local_tz):
         text += f"  ({account.timezone})"
