@@ -179,3 +179,26 @@ def test_signature_appended_to_shared_text_or_inserted_in_a_destination(
     doc = page.state.doc
     assert doc.destinations[0].content == "X only: Hello\n\n— The Northwind team"
     assert doc.content == "Hello\n\n— The Northwind team"
+
+
+def test_publish_now_confirmed_creates_posts_that_are_publishing(composer: Composer) -> None:
+    """A batch with status publishing (spec §1, batch rule 3): once confirmed, one post per
+    network, none of them left a draft."""
+    page = composer.page
+
+    async def body() -> None:
+        composer.choose("x", "linkedin")
+        QTest.keyClicks(page.shared.text, "Doors open now!")
+        page.schedule.set_mode(ScheduleMode.PUBLISH_NOW)
+        QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
+        await until(lambda: page.publish_box is not None and page.publish_box.isVisible())
+        page.publish_box.button(QMessageBox.StandardButton.Yes).click()
+        await until(lambda: composer.sandbox.store.post_count() == 2, what="two posts")
+
+    composer.run(body())
+    with composer.sandbox.store.tx() as db:
+        rows = db.all("SELECT status FROM posts WHERE content = ?", ("Doors open now!",))
+        statuses = {row["status"] for row in rows}
+    assert len(rows) == 2
+    assert "draft" not in statuses
+    assert statuses <= {"publishing", "published", "partially_published", "failed"}
