@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from ui.action_spec import ActionSpec
 from ui.tasks import TaskGroup
+from ui.widgets.alive import alive
 from ui.write_gate import WriteGate
 
 if TYPE_CHECKING:
@@ -116,3 +117,32 @@ class PanelPage(QWidget):
             self.session.messages.error(error)
         else:
             log.warning("panel task failed after its workspace closed: %r", error)
+
+
+class EditForm(Protocol):
+    def set_busy(self, busy: bool) -> None: ...
+    def show_errors(self, error: ApiError) -> None: ...
+    def accept(self) -> None: ...
+
+
+async def submit(form: EditForm, write: Awaitable[object]) -> bool:
+    """Run a form's write: the form is busy meanwhile, a refusal is shown at its fields, and
+    when the user closed the form before the answer the refusal goes to the banner instead.
+    True when the write went through (the form is closed then)."""
+    from app.api.errors import ApiError  # the client's modules load after the first paint
+
+    if alive(form):
+        form.set_busy(True)
+    try:
+        await write
+    except ApiError as error:
+        if not alive(form):
+            raise
+        form.show_errors(error)
+        return False
+    finally:
+        if alive(form):
+            form.set_busy(False)
+    if alive(form):
+        form.accept()
+    return True

@@ -25,9 +25,8 @@ from app.api.errors import ApiError, ValidationFailed
 from app.models.labels import Label
 from app.models.requests import LabelInput
 from ui.action_spec import ActionSpec
-from ui.panels.base import PanelPage
+from ui.panels.base import PanelPage, submit
 from ui.panels.webhooks.dialogs import error_label, show_error
-from ui.widgets.alive import alive
 from ui.widgets.confirm import ask
 
 NAME_MAX = 255
@@ -244,26 +243,12 @@ class LabelsPage(PanelPage):
     async def _save(self, form: LabelForm, label: Label | None, name: str, colour: str) -> None:
         session = self.session
         assert session is not None
-        if alive(form):
-            form.set_busy(True)
-        try:
-            body = LabelInput(name=name, color=colour)
-            if label is None:
-                await session.client.labels.create(body)
-            else:
-                await session.client.labels.update(label.id, body)
-        except ApiError as error:
-            if not alive(form):
-                raise  # the form was closed: the banner says it instead
-            form.show_errors(error)
-            return
-        finally:
-            if alive(form):
-                form.set_busy(False)
-        if alive(form):
-            form.accept()
-        session.messages.info("Label saved.")
-        await self._load()
+        body = LabelInput(name=name, color=colour)
+        labels = session.client.labels
+        write = labels.create(body) if label is None else labels.update(label.id, body)
+        if await submit(form, write):
+            session.messages.info("Label saved.")
+            await self._load()
 
     def ask_delete(self) -> None:
         label = self.selected()

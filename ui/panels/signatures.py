@@ -26,9 +26,8 @@ from app.models.labels import Signature
 from app.models.pagination import Page
 from app.models.requests import SignatureInput
 from ui.action_spec import ActionSpec
-from ui.panels.base import PanelPage
+from ui.panels.base import PanelPage, submit
 from ui.panels.webhooks.dialogs import error_label, show_error
-from ui.widgets.alive import alive
 from ui.widgets.confirm import ask
 
 NEW = "new"
@@ -251,26 +250,14 @@ class SignaturesPage(PanelPage):
     ) -> None:
         session = self.session
         assert session is not None
-        if alive(form):
-            form.set_busy(True)
-        try:
-            body = SignatureInput(name=name, content=content)
-            if signature is None:
-                await session.client.signatures.create(body)
-            else:
-                await session.client.signatures.update(signature.id, body)
-        except ApiError as error:
-            if not alive(form):
-                raise  # the form was closed: the banner says it instead
-            form.show_errors(error)
-            return
-        finally:
-            if alive(form):
-                form.set_busy(False)
-        if alive(form):
-            form.accept()
-        session.messages.info("Signature saved.")
-        await self._load(1 if signature is None else self.page_number)
+        body = SignatureInput(name=name, content=content)
+        signatures = session.client.signatures
+        write = (
+            signatures.create(body) if signature is None else signatures.update(signature.id, body)
+        )
+        if await submit(form, write):
+            session.messages.info("Signature saved.")
+            await self._load(1 if signature is None else self.page_number)
 
     def ask_delete(self) -> None:
         signature = self.selected()
