@@ -48,6 +48,7 @@ class LimitedServer:
         self._lock = threading.Lock()
         self._ready = threading.Event()
         self._loop = asyncio.new_event_loop()
+        self._writers: set[asyncio.StreamWriter] = set()
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._stop: asyncio.Event | None = None
         self.port = 0
@@ -77,8 +78,16 @@ class LimitedServer:
         self._ready.set()
         async with server:
             await self._stop.wait()
+        # Keep-alive connections outlive the listening socket: close them here, or their
+        # sockets are collected later and warn in whichever test runs then.
+        for writer in list(self._writers):
+            writer.close()
+        handlers = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        if handlers:  # a closed connection ends its handler's read
+            await asyncio.wait(handlers, timeout=2)
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.add(writer)
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -96,6 +105,7 @@ class LimitedServer:
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
+            self._writers.discard(writer)
             writer.close()
 
     def _answer(self, target: str, arrived: float) -> tuple[int, dict[str, str], bytes]:
