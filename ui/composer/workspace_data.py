@@ -12,6 +12,8 @@ from PySide6.QtCore import QObject, Signal
 from app.api.errors import ApiError, NotFound
 from app.models.accounts import NamedItem, SocialAccountSummary
 from app.models.labels import Label, Signature
+from app.networks.discovery import compare_content_types
+from ui.messages import Level, Message
 from ui.tasks import TaskGroup
 
 if TYPE_CHECKING:
@@ -51,7 +53,10 @@ class WorkspaceData(QObject):
         self.signatures = None
         self.signatures_reason = ""
         self._signatures_loading = False
+        self.content_type_notes: list[str] = []
         self.reload()
+        if session is not None:
+            self._tasks.spawn(self._cross_check(session))
 
     def reload(self) -> None:
         """Read accounts and labels again from the cache (after a sync)."""
@@ -125,6 +130,28 @@ class WorkspaceData(QObject):
             self.lookupChanged.emit(kind, account_id)
 
     # -- signatures ----------------------------------------------------------------------------
+    async def _cross_check(self, session: WorkspaceSession) -> None:
+        """Compare the per-network table with the deployment's `/content-types`, where it has
+        one: what it offers that we do not know, or lists differently, is said once."""
+        try:
+            offered = await session.client.workspace.content_types()
+        except ApiError:  # 404: the reduced route set has no such list; the table stands
+            return
+        differences = compare_content_types([item.model_dump() for item in offered])
+        if self.session is not session or differences.none:
+            return
+        self.content_type_notes = differences.describe()
+        session.messages.post(
+            Message(
+                "This server's content types differ from what Postdesk knows.",
+                Level.WARNING,
+                hint=" ".join(self.content_type_notes[:4])
+                + (" …" if len(self.content_type_notes) > 4 else ""),
+                topic="content-types",
+                timeout_ms=15000,
+            )
+        )
+
     def load_signatures(self) -> None:
         if self.session is None or self.signatures is not None or self._signatures_loading:
             return
