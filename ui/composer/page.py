@@ -342,7 +342,11 @@ class ComposerPage(QWidget):
         for path, messages in self._server_errors.items():
             shown.setdefault(path, [])
             shown[path] = [*messages, *(m for m in shown[path] if m not in messages)]
-        self.errors.show(shown)
+        doc = self.state.doc
+        pristine = not (doc.content or doc.destinations or doc.media or self._server_errors)
+        # An empty composer is not wrong yet: no red fields before the user did anything (the
+        # line under the send button still says what is missing).
+        self.errors.show({} if pristine else shown)
         self.current_issues = issues
         stops = blocking(issues)
         self.schedule.set_blocked(

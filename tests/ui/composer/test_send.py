@@ -202,3 +202,19 @@ def test_publish_now_confirmed_creates_posts_that_are_publishing(composer: Compo
     assert len(rows) == 2
     assert "draft" not in statuses
     assert statuses <= {"publishing", "published", "partially_published", "failed"}
+
+
+def test_a_fresh_composer_shows_no_red_fields_until_something_is_done(
+    composer: Composer,
+) -> None:
+    page = composer.page
+
+    async def body() -> None:
+        page.new_post()
+        await asyncio.sleep(0.05)
+        assert page.errors.messages("destinations") == []
+        assert not page.schedule.send.isEnabled()  # still says what is missing
+        QTest.keyClicks(page.shared.text, "Hello")
+        await until(lambda: page.errors.messages("destinations") != [], what="the check shown")
+
+    composer.run(body())
