@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 
 from ui.action_spec import ActionSpec
 from ui.tasks import TaskGroup
 from ui.widgets.alive import alive
+from ui.widgets.confirm import ask
 from ui.write_gate import WriteGate
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ class PanelPage(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session: WorkspaceSession | None = None
+        self.question: QMessageBox | None = None
+        """The open confirmation, if any (non-modal; tests answer it)."""
         self.tasks = OwnedTasks(self._report)
         self.gate = self._new_gate()
         self.content = QWidget()
@@ -90,6 +93,17 @@ class PanelPage(QWidget):
 
     def write(self, key: str, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any] | None:
         return self.gate.run(key, coro)
+
+    def confirm_write(
+        self,
+        key: str,
+        title: str,
+        text: str,
+        button: str,
+        make_write: Callable[[], Coroutine[Any, Any, Any]],
+    ) -> None:
+        """Ask first (non-modal; kept in `question`), then run the write for `key` once."""
+        self.question = ask(self, title, text, button, lambda: self.write(key, make_write()))
 
     def explain_missing(self, error: ApiError) -> bool:
         """Show the explanation instead of the panel when `error` says the feature is not

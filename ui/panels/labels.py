@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -27,7 +26,6 @@ from app.models.requests import LabelInput
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage, submit
 from ui.panels.webhooks.dialogs import error_label, show_error
-from ui.widgets.confirm import ask
 
 NAME_MAX = 255
 HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
@@ -136,7 +134,6 @@ class LabelsPage(PanelPage):
         super().__init__(parent)
         self.labels: list[Label] = []
         self.form: LabelForm | None = None
-        self.question: QMessageBox | None = None
         title = QLabel("Labels")
         title.setObjectName("panelTitle")
         self.new_button = QPushButton("New label…")
@@ -254,13 +251,13 @@ class LabelsPage(PanelPage):
         label = self.selected()
         if label is None or self.session is None:
             return
-        self.question = ask(
-            self,
+        self.confirm_write(
+            label.id,
             "Delete label",
             f"Delete the label “{label.name}”? Posts keep their content; they only lose "
             "this label.",
             "Delete",
-            lambda: self.write(label.id, self._delete(label.id)),
+            lambda: self._delete(label.id),
         )
 
     async def _delete(self, label_id: str) -> None:

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -28,7 +27,6 @@ from app.models.requests import SignatureInput
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage, submit
 from ui.panels.webhooks.dialogs import error_label, show_error
-from ui.widgets.confirm import ask
 
 NEW = "new"
 SAMPLE_POST = "Fresh roast of the week is in — come by for a taste."
@@ -110,7 +108,6 @@ class SignaturesPage(PanelPage):
         self.page_number = 1
         self.current: Page[Signature] | None = None
         self.form: SignatureForm | None = None
-        self.question: QMessageBox | None = None
         title = QLabel("Signatures")
         title.setObjectName("panelTitle")
         self.new_button = QPushButton("New signature…")
@@ -263,13 +260,13 @@ class SignaturesPage(PanelPage):
         signature = self.selected()
         if signature is None or self.session is None:
             return
-        self.question = ask(
-            self,
+        self.confirm_write(
+            signature.id,
             "Delete signature",
             f"Delete the signature “{signature.name}”? Posts that already include its text "
             "keep it.",
             "Delete",
-            lambda: self.write(signature.id, self._delete(signature.id)),
+            lambda: self._delete(signature.id),
         )
 
     async def _delete(self, signature_id: str) -> None:

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QTableView,
@@ -40,7 +39,6 @@ from ui.panels.webhooks.list_model import BadgeDelegate, WebhookRole, WebhooksMo
 from ui.panels.webhooks.log_detail import envelope_of
 from ui.panels.webhooks.logs_view import DeliveryLogsView
 from ui.widgets.alive import alive
-from ui.widgets.confirm import ask
 from ui.widgets.delivery_chart import DeliveryChart
 
 if TYPE_CHECKING:
@@ -63,7 +61,6 @@ class WebhooksPage(PanelPage):
         super().__init__(parent)
         self.selected: Webhook | None = None
         self.form: WebhookForm | None = None
-        self.question: QMessageBox | None = None
         self.secret_dialog: SecretDialog | None = None
         self.checker: SignatureChecker | None = None
         self.local_dialog: LocalReplayDialog | None = None
@@ -484,13 +481,13 @@ class WebhooksPage(PanelPage):
         webhook = self.selected
         if webhook is None or self.session is None:
             return
-        self.question = ask(
-            self,
+        self.confirm_write(
+            webhook.id,
             "Rotate signing secret",
             "Rotate the signing secret of this webhook?\n\nThe current secret stops working at "
             "once, also for retries already queued. Your receiver must switch to the new secret.",
             "Rotate",
-            lambda: self.write(webhook.id, self._rotate(webhook.id)),
+            lambda: self._rotate(webhook.id),
         )
 
     async def _rotate(self, webhook_id: str) -> None:
@@ -506,13 +503,13 @@ class WebhooksPage(PanelPage):
         webhook = self.selected
         if webhook is None or self.session is None:
             return
-        self.question = ask(
-            self,
+        self.confirm_write(
+            webhook.id,
             "Delete webhook",
             f"Delete the webhook for {webhook.endpoint}?\n\nDelivery stops at once, queued "
             "deliveries are discarded and its delivery log is removed.",
             "Delete",
-            lambda: self.write(webhook.id, self._delete(webhook.id)),
+            lambda: self._delete(webhook.id),
         )
 
     async def _delete(self, webhook_id: str) -> None:
@@ -529,15 +526,15 @@ class WebhooksPage(PanelPage):
         webhook = self.selected
         if webhook is None or self.session is None:
             return
-        self.question = ask(
-            self,
+        self.confirm_write(
+            webhook.id,
             "Replay delivery",
             f"Send this {log.event_type or 'event'} to {webhook.endpoint} again?\n\nThe service "
             "queues a new signed delivery (new id, new log row). Queued is not delivered: the "
             "receiver's answer appears in the log once it is sent. Replays work on paused and "
             "disabled webhooks and do not re-enable them.",
             "Replay",
-            lambda: self.write(webhook.id, self._replay(webhook.id, log.id)),
+            lambda: self._replay(webhook.id, log.id),
         )
 
     async def _replay(self, webhook_id: str, log_id: str) -> None:
