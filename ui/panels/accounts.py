@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from app.domain.enums import AccountStatus, known
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage
+from ui.widgets.table_model import HeaderedTableModel
 
 if TYPE_CHECKING:
     from app.models import SocialAccountSummary
@@ -47,7 +48,7 @@ def skip_reason(account: SocialAccountSummary) -> str:
     return ""
 
 
-class AccountsModel(QAbstractTableModel):
+class AccountsModel(HeaderedTableModel):
     HEADERS = ("Network", "Name", "Handle", "Status", "Publishing", "Why skipped")
 
     def __init__(self) -> None:
@@ -80,14 +81,6 @@ class AccountsModel(QAbstractTableModel):
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._accounts)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     QSettings,
@@ -32,6 +31,7 @@ from app.models.repurposes import Repurpose, RepurposeItem
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage
 from ui.panels.webhooks.format import when
+from ui.widgets.table_model import HeaderedTableModel
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -82,7 +82,7 @@ def replicas_text(item: RepurposeItem) -> str:
     return ", ".join(parts) or "—"
 
 
-class ItemsModel(QAbstractTableModel):
+class ItemsModel(HeaderedTableModel):
     HEADERS = ("Source video", "Status", "Why", "Copies")
 
     def __init__(self) -> None:
@@ -96,14 +96,6 @@ class ItemsModel(QAbstractTableModel):
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.items)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

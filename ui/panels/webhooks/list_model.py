@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     QRectF,
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 from app.domain.enums import WebhookEvent
 from app.models.webhooks import Webhook
 from ui.panels.webhooks.format import failures, status_colours, status_text, when
+from ui.widgets.table_model import HeaderedTableModel
 
 Index = QModelIndex | QPersistentModelIndex
 WebhookRole = Qt.ItemDataRole.UserRole + 1
@@ -30,7 +30,7 @@ def events_text(events: list[str]) -> str:
     return ", ".join(event.removeprefix("post.") for event in events) or "none"
 
 
-class WebhooksModel(QAbstractTableModel):
+class WebhooksModel(HeaderedTableModel):
     HEADERS = ("Status", "Endpoint", "Failures", "Last success", "Paused since", "Events")
 
     def __init__(self) -> None:
@@ -54,14 +54,6 @@ class WebhooksModel(QAbstractTableModel):
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.webhooks)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

@@ -7,7 +7,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -22,6 +21,7 @@ from app.models.webhooks import DeliveryLog
 from app.webhooks.timeline import outcome
 from ui.panels.webhooks.format import when
 from ui.tasks import TaskGroup
+from ui.widgets.table_model import HeaderedTableModel
 
 Index = QModelIndex | QPersistentModelIndex
 FetchPage = Callable[[int], Awaitable[Page[DeliveryLog]]]
@@ -31,7 +31,7 @@ OUTCOME_TEXT = {"delivered": "Delivered", "failed": "Failed", "queued": "Queued"
 OUTCOME_COLOUR = {"delivered": "#166534", "failed": "#b91c1c", "queued": "#6b7280"}
 
 
-class DeliveryLogsModel(QAbstractTableModel):
+class DeliveryLogsModel(HeaderedTableModel):
     HEADERS = ("Time", "Event", "Outcome", "Response", "Attempts")
     loadingChanged = Signal(bool)
     pageLoaded = Signal(int)  # page number
@@ -128,14 +128,6 @@ class DeliveryLogsModel(QAbstractTableModel):
     # -- table ---
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._logs)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
