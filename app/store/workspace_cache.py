@@ -16,7 +16,6 @@ close the cache (a marker in `sync_meta`, set at open and cleared at close).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
@@ -154,6 +153,8 @@ class WorkspaceCache:
 
     async def aclose(self) -> None:
         """`close` from the event loop: queued writes finish without freezing the window."""
+        import asyncio  # not at the top: the first paint reads the cache before asyncio loads
+
         await asyncio.to_thread(self.close)
 
     def _close_writer(self) -> None:
@@ -175,6 +176,8 @@ class WorkspaceCache:
 
     async def _write_async(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Run `fn` on the writer thread; the event loop keeps running meanwhile."""
+        import asyncio
+
         return await asyncio.wrap_future(self._submit(fn, *args, **kwargs))
 
     def _submit(
