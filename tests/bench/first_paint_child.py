@@ -116,7 +116,11 @@ def watch_calendar(watcher: FirstPaint) -> None:
 
         page_class.__init__ = init
 
-    sys.meta_path.insert(0, PatchOnImport("ui.calendar.page", lambda m: watch(m.CalendarPage)))
+    loaded = sys.modules.get("ui.calendar.page")
+    if loaded is not None:  # the breakdown imports it to time it
+        watch(loaded.CalendarPage)
+    else:
+        sys.meta_path.insert(0, PatchOnImport("ui.calendar.page", lambda m: watch(m.CalendarPage)))
 
 
 class PatchOnImport(importlib.abc.MetaPathFinder):
