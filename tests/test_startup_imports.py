@@ -66,7 +66,7 @@ def report(frame, *args, **kwargs):
     calendar = frame.calendar
     print(json.dumps({
         "painted": frame.window.painted,
-        "source": type(getattr(calendar, "_source", None)).__name__,
+        "source": type(frame.opening.painted_from).__name__,
         "shown": [post_id for post_id in POST_IDS if calendar.entry(post_id) is not None],
         "late": [name for name in LATE if name in sys.modules],
     }), flush=True)
@@ -128,7 +128,7 @@ def test_the_cached_calendar_paints_before_anything_slow_is_imported(
     seen = first_paint(["--base-url", BASE_URL], env, post_ids)
 
     assert seen["painted"] is True
-    assert seen["source"] == "WorkspaceCache", "the first paint shows the workspace's cache"
+    assert seen["source"] == "WorkspaceCache", "the calendar was painted from the cache"
     assert seen["shown"] == post_ids, "the cached posts are on the painted calendar"
     assert seen["late"] == []
 
