@@ -9,12 +9,14 @@ construction, cache reads, calendar reloads): a diagnosis of where the time goes
 the measured runs, since the timers cost a little themselves.
 
 `empty` shows a bare QWidget; `app` runs the real `postdesk` entry point (`ui.main.main`), which
-shows the main window and paints the calendar from the warm cache before it connects. Both
-install the same event filter on their target only (the bare widget, or the `CalendarPage` as
-soon as it is built); the first Paint event delivered to it is the moment recorded. The child
-prints one JSON line with `time.monotonic()` values (system-wide on Linux, so the parent can
-subtract its own reading taken just before `Popen`) and exits at once with `os._exit`, leaving
-no time to shutdown code.
+paints the window with the calendar from the warm cache before it imports the rest of the app
+and connects. Both install the same event filter on their target only (the bare widget, or the
+`CalendarPage` as soon as it is built); the first Paint event delivered to it is the moment
+recorded. The child prints one JSON line with `time.monotonic()` values (system-wide on Linux,
+so the parent can subtract its own reading taken just before `Popen`) and exits at once with
+`os._exit`, leaving no time to shutdown code. `frame_done` is the next turn of the event loop
+after that paint: for the app, that is after the rest of it has been imported (the first frame
+is painted in a local event loop that ends with the paint).
 """
 
 from __future__ import annotations
