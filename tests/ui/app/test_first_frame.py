@@ -4,6 +4,7 @@ imported is the window the app then runs in, with the same calendar, cache and l
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QApplication
 
 from app.sandbox.harness import SandboxServer
@@ -41,6 +42,7 @@ def test_the_app_runs_in_the_window_painted_first_without_reading_the_cache_agai
     opening = frame.open()
     frame.wait_until_painted()
     assert frame.window.painted
+    painted_at = frame.calendar.mapTo(frame.window, QPoint(0, 0))
     assert opening.cache is not None
     assert opening.painted_from is opening.cache
     shown = [post_id for post_id in cached if frame.calendar.entry(post_id) is not None]
@@ -62,6 +64,12 @@ def test_the_app_runs_in_the_window_painted_first_without_reading_the_cache_agai
         assert app.calendar is frame.calendar
         assert app.cache is opening.cache
         assert sources == [], "the painted cache is not set (and read) a second time"
+        assert app.calendar.mapTo(app.window, QPoint(0, 0)) == painted_at, (
+            "the calendar does not move when the menus fill in"
+        )
+        titles = [action.text().lstrip("&") for action in app.window.menuBar().actions()]
+        assert titles == ["File", "View", "Go", "Post", "Workspace", "Help"]
+        assert app.registry.menu("File").actions(), "the painted menu bar's menus got filled"
         for post_id in shown:
             assert app.calendar.entry(post_id) is not None
         assert await stopped(app, task) == 0
