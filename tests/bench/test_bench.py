@@ -15,9 +15,9 @@ theirs); then each target is its own test, so a miss fails the run after the fig
    attributed to a phase and to full GC passes. Target < 50 ms (median over runs of each run's
    longest stall, for both latencies).
 3. Process start to the first Paint event of the calendar (`postdesk --base-url URL` over the
-   warm cache of a previous sync) vs an empty QWidget window, measured the same way: the parent
-   reads time.monotonic() just before Popen, the child at its first paint. Median of 5 each.
-   Target: under 2x the empty window.
+   warm cache of a previous sync, closed as a normal quit leaves it) vs an empty QWidget window,
+   measured the same way: the parent reads time.monotonic() just before Popen, the child at its
+   first paint. Median of 5 each. Target: under 2x the empty window.
 """
 
 from __future__ import annotations
