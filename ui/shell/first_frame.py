@@ -68,6 +68,7 @@ class FirstFrame:
         self.window.show_section(self.options.view)
         if self.options.date is not None:  # before any workspace: no reload of real data
             self.calendar.go_to(self.options.date)
+        self.window.show()
         cache = painted = None
         if profile is not None:
             try:
@@ -76,7 +77,6 @@ class FirstFrame:
                 cache = None  # the manager opens it again and says why, in the window
             else:
                 painted = self._show_cache(profile, cache)
-        self.window.show()
         self.opening = Opening(profile, api_key, cache, painted)
         return self.opening
 
