@@ -18,6 +18,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.calendar.grid import ViewKind
+
+
+def period_titles(view: ViewKind, days: list[date], anchor: date) -> list[str]:
+    """The period's title, longest form first (the toolbar shows the longest that fits)."""
+    if view is ViewKind.MONTH:
+        return [anchor.strftime("%B %Y"), anchor.strftime("%b %Y")]
+    first, last = days[0], days[-1]
+    if first.year != last.year:
+        return [
+            f"{first.day} {first:%B %Y} – {last.day} {last:%B %Y}",
+            f"{first.day} {first:%b %Y} – {last.day} {last:%b %Y}",
+            f"{first.day}.{first.month}.{first:%y} – {last.day}.{last.month}.{last:%y}",
+        ]
+    if first.month != last.month:
+        return [
+            f"{first.day} {first:%B} – {last.day} {last:%B %Y}",
+            f"{first.day} {first:%b} – {last.day} {last:%b %Y}",
+        ]
+    return [f"{first.day} – {last.day} {last:%B %Y}", f"{first.day}–{last.day} {last:%b %Y}"]
+
 
 def action_button(action: QAction, object_name: str, *, text: str | None = None) -> QToolButton:
     button = QToolButton()
