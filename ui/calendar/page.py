@@ -18,8 +18,8 @@ from datetime import UTC, date, datetime, time, tzinfo
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QKeyEvent, QResizeEvent
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtGui import QAction, QResizeEvent
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.calendar.grid import ViewKind, shift_anchor, visible_dates, visible_range
 from app.calendar.post_card import card_of
@@ -33,11 +33,11 @@ from ui.calendar.loader import CalendarLoader
 from ui.calendar.page_actions import CalendarActions
 from ui.calendar.page_widgets import Hooks, PageWidgets
 from ui.calendar.post_flows import PostFlows
+from ui.calendar.selection import SelectionFollower
 from ui.calendar.source import CalendarSource
 from ui.calendar.state import CalendarState
 from ui.calendar.style import PAGE_STYLE
 from ui.calendar.timezone import system_time_zone
-from ui.calendar.toolbar import period_titles
 
 if TYPE_CHECKING:
     from app.calendar.post_card import PostCard
@@ -88,6 +88,7 @@ class CalendarPage(QWidget):
         self.loader = CalendarLoader(source, state, self._tz, self._prepare_month, self)
         self._flows = flows = PostFlows(self, self.loader, self._tz, self._now)
         self.commands = commands = CalendarActions(self, flows)
+        self.selection = selection = SelectionFollower(self)
         self.action_previous = commands.previous
         self.action_month = commands.month
         self.action_tray = commands.tray
@@ -102,7 +103,7 @@ class CalendarPage(QWidget):
         self.action_delete = commands.post[PostAction.DELETE]
 
         hooks = Hooks(
-            self._connect_post_view, self._connect_grid, self.close_detail, self._show_selected
+            self._connect_post_view, self._connect_grid, self.close_detail, selection.refresh
         )
         clock = (self._today, self._now, self._tz)
         self.widgets = widgets = PageWidgets(self, commands, state, clock, hooks)
@@ -124,14 +125,12 @@ class CalendarPage(QWidget):
         state.viewChanged.connect(self._view_changed)
         state.anchorChanged.connect(self._anchor_changed)
         state.filterChanged.connect(lambda _filter: self.reload())
-        state.selectionChanged.connect(self._selection_changed)
-        state.busyChanged.connect(self._busy_changed)
         state.neverSyncedChanged.connect(lambda _never: self._update_empty_state())
         self.reload()
 
     def _connect_post_view(self, view: MonthView | WeekView | PostListView | DayPopup) -> None:
-        view.postClicked.connect(self._on_post_clicked)
-        view.postActivated.connect(self._on_post_activated)
+        view.postClicked.connect(self.selection.clicked)
+        view.postActivated.connect(self.selection.activated)
 
     def _connect_grid(self, grid: MonthView | WeekView) -> None:
         grid.dayActivated.connect(self.newPostRequested)
@@ -200,6 +199,9 @@ class CalendarPage(QWidget):
     def go_to(self, day: date) -> None:
         self.state.anchor = day
 
+    def today(self) -> date:
+        return self._today()
+
     def go_today(self) -> None:
         self.go_to(self._today())
 
@@ -210,13 +212,7 @@ class CalendarPage(QWidget):
         self.go_to(shift_anchor(self.state.view, self.state.anchor, -1))
 
     def focus_jump_to_date(self) -> None:
-        editor = self.toolbar.jump_edit
-        editor.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        # F4 is how a date edit opens its own calendar popup from the keyboard.
-        QApplication.sendEvent(
-            editor,
-            QKeyEvent(QKeyEvent.Type.KeyPress, Qt.Key.Key_F4, Qt.KeyboardModifier.NoModifier),
-        )
+        self.toolbar.open_date_picker()
 
     def set_source(self, source: CalendarSource) -> None:
         """Show another workspace's posts (the selection belongs to the old one)."""
@@ -224,9 +220,7 @@ class CalendarPage(QWidget):
         self.state.selection = None
         for post_id in self.state.busy_ids():
             self.state.set_busy(post_id, False)
-        detail = self.widgets.built_detail()
-        if detail is not None:
-            detail.hide()
+        self.widgets.set_detail_visible(False)
         self.reload()
 
     def set_session(self, session: WorkspaceSession | None) -> None:
@@ -267,24 +261,17 @@ class CalendarPage(QWidget):
         self._apply_cards([], post_ids)
 
     def select_post(self, post_id: str | None) -> None:
-        self.state.selection = post_id if post_id in self.loader.entries else None
+        self.selection.select(post_id)
 
     def open_detail(self) -> None:
-        entry = self._selected_entry()
-        if entry is None:
-            return
-        self._show_detail(entry)
-        self._set_detail_visible(True)
-        self._reveal(entry)
-        self.detail.close_button.setFocus()
+        self.selection.open_detail()
 
     def close_detail(self) -> None:
-        self._set_detail_visible(False)
+        self.widgets.set_detail_visible(False)
         self.widgets.current_view().setFocus()
 
     def detail_is_open(self) -> bool:
-        detail = self.widgets.built_detail()
-        return detail is not None and not detail.isHidden()
+        return self.widgets.detail_is_open()
 
     def request_delete(self) -> None:
         """Ask before deleting; `deleteRequested` is emitted only when the user confirmed."""
@@ -326,20 +313,14 @@ class CalendarPage(QWidget):
 
     def can(self, kind: PostAction) -> bool:
         """Whether the selected post offers `kind` now (allowed by its status, not busy)."""
-        entry = self._selected_entry()
-        return entry is not None and kind in entry.actions and not self.state.is_busy(entry.id)
+        return self.selection.can(kind)
 
     # -- loading ---------------------------------------------------------------------------
     def _load(self, *, whole: bool) -> None:
         if whole:
             choices = self.loader.read_choices()
             if choices is not None:
-                self.filter_bar.blockSignals(True)
-                self.filter_bar.set_choices(*choices)
-                self.filter_bar.blockSignals(False)
-                self.state.blockSignals(True)  # this very load applies it
-                self.state.filter = self.filter_bar.current_filter()
-                self.state.blockSignals(False)
+                self.widgets.show_choices(*choices)
         new_period = self.loader.read(whole=whole)
         self._show_loaded()
         if new_period:
@@ -348,9 +329,9 @@ class CalendarPage(QWidget):
     def _show_loaded(self) -> None:
         self.widgets.show_period(self.visible_dates(), self.loader.visible)
         self.widgets.show_tray(self.loader.drafts)
-        self.toolbar.set_title(period_titles(self.state.view, self.visible_dates(), self.anchor()))
-        self.toolbar.set_jump_date(self.state.anchor)
-        self._keep_selection()
+        self.widgets.show_header(self.visible_dates())
+        self.selection.after_load()
+        self._update_empty_state()
 
     def _apply_cards(self, cards: list[PostCard], gone: Iterable[str]) -> None:
         change = self.loader.apply(cards, gone)
@@ -358,13 +339,7 @@ class CalendarPage(QWidget):
             self._show_loaded()
         else:  # the month's common case (a post moved, its status changed): only its days
             self.month_view.change_entries(change.removed, change.added)
-            self._keep_selection()
-
-    def _keep_selection(self) -> None:
-        if self.state.selection is not None and self.state.selection not in self.loader.entries:
-            self.select_post(None)
-        else:
-            self._refresh_selection()
+            self.selection.after_load()
         self._update_empty_state()
 
     def _prepare_month(self, anchor: date, entries: list[Entry]) -> None:
@@ -384,23 +359,6 @@ class CalendarPage(QWidget):
     def _filter_chosen(self, wanted: PostFilter) -> None:
         self.state.filter = wanted
 
-    def _selection_changed(self, post_id: str | None) -> None:
-        self._refresh_selection()
-        if post_id is None:
-            self._set_detail_visible(False)
-        else:
-            self.postSelected.emit(post_id)
-
-    def _busy_changed(self, post_id: str, _busy: bool) -> None:
-        if post_id == self.state.selection:
-            self._refresh_selection()
-
-    def _refresh_selection(self) -> None:
-        self.widgets.show_selection(self.state.selection)
-        entry = self._selected_entry()
-        self.commands.follow_selection(entry, self.can)
-        self._show_detail(entry)
-
     def _update_empty_state(self) -> None:
         self.widgets.show_empty_state(bool(self.loader.visible), bool(self.loader.drafts))
 
@@ -408,63 +366,9 @@ class CalendarPage(QWidget):
         if self.state.filter.active:
             self.filter_bar.clear()
         else:
-            self.new_post_here()
-
-    def new_post_here(self) -> None:
-        days = self.visible_dates()
-        today = self._today()
-        entry = self._selected_entry()
-        if entry is not None and entry.day is not None:
-            day = entry.day
-        elif today in days:
-            day = today
-        else:
-            anchor = self.state.anchor
-            day = anchor if anchor in days else days[0]
-        self.newPostRequested.emit(day)
+            self._flows.new_post()
 
     # -- detail panel ----------------------------------------------------------------------
-    def _set_detail_visible(self, visible: bool) -> None:
-        if visible:
-            self.detail.show()
-        elif (detail := self.widgets.built_detail()) is not None:
-            detail.hide()
-        self.widgets.fit_panels()
-
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.widgets.fit_panels()
-
-    def _selected_entry(self) -> Entry | None:
-        post_id = self.state.selection
-        return self.loader.entries.get(post_id) if post_id else None
-
-    def _show_selected(self) -> None:
-        self._show_detail(self._selected_entry())
-
-    def _show_detail(self, entry: Entry | None) -> None:
-        detail = self.widgets.built_detail()
-        if detail is None:
-            return
-        # Entries hold cards; the full post is read (and decoded) for the panel only.
-        post = self.loader.source.post(entry.id) if entry is not None else None
-        detail.show_entry(entry if post is not None else None, post)
-        detail.set_busy(entry is not None and self.state.is_busy(entry.id))
-
-    def _reveal(self, entry: Entry) -> None:
-        """A post opened from the palette may lie outside the week's visible hours: scroll to
-        it. A post the user could click is left where it is (nothing moves under the cursor)."""
-        if self.state.view is not ViewKind.WEEK or entry.local is None:
-            return
-        top, bottom = self.week_view.visible_minutes()
-        if not top <= entry.minutes < bottom:
-            self.week_view.scroll_to_minutes(entry.minutes)
-
-    def _on_post_clicked(self, post_id: str) -> None:
-        self.select_post(post_id)
-        if self.state.selection is not None:
-            self._set_detail_visible(True)
-
-    def _on_post_activated(self, post_id: str) -> None:
-        self.select_post(post_id)
-        self.open_detail()

@@ -72,7 +72,7 @@ class CalendarActions:
         )
         self.tray.setCheckable(True)
         self.tray.setChecked(True)
-        self.new = self._action("New post", None, page.new_post_here)
+        self.new = self._action("New post", None, flows.new_post)
         self.post: dict[PostAction, QAction] = {
             PostAction.SCHEDULE: self._action("Schedule", None, flows.schedule),
             PostAction.EDIT: self._action("Edit", None, flows.edit),

@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from app.calendar.grid import ViewKind
+from app.calendar.post_card import AccountChoice, CardLabel
 from ui.calendar.day_popup import DayPopup
 from ui.calendar.empty_state import EmptyState, empty_message
 from ui.calendar.entries import Entry
@@ -27,10 +28,11 @@ from ui.calendar.page_actions import CalendarActions
 from ui.calendar.post_list import agenda_rows
 from ui.calendar.post_list_view import PostListView
 from ui.calendar.state import CalendarState
-from ui.calendar.toolbar import CalendarToolbar, action_button
+from ui.calendar.toolbar import CalendarToolbar, action_button, period_titles
 from ui.calendar.tray import TrayPanel
 
 if TYPE_CHECKING:
+    from app.models import Post
     from ui.calendar.detail_panel import PostDetailPanel
     from ui.calendar.week_view import WeekView
 
@@ -171,9 +173,6 @@ class PageWidgets:
             self._hooks.post_view(self._day_popup)
         return self._day_popup
 
-    def built_detail(self) -> PostDetailPanel | None:
-        return self._detail
-
     def built_views(self) -> list[QWidget]:
         views: list[QWidget | None] = [self.month_view, self._week_view, self._agenda_view]
         return [view for view in views if view is not None]
@@ -239,9 +238,48 @@ class PageWidgets:
             view.set_selected(post_id)  # type: ignore[attr-defined]
         self.tray.list.set_selected(post_id)
 
+    def show_header(self, days: list[date]) -> None:
+        anchor = self._state.anchor
+        self.toolbar.set_title(period_titles(self._state.view, days, anchor))
+        self.toolbar.set_jump_date(anchor)
+
+    def show_choices(self, accounts: list[AccountChoice], labels: list[CardLabel]) -> None:
+        """New filter choices; what stays chosen becomes the state's filter without a signal
+        (the load that read the choices applies it)."""
+        self.filter_bar.blockSignals(True)
+        self.filter_bar.set_choices(accounts, labels)
+        self.filter_bar.blockSignals(False)
+        self._state.blockSignals(True)
+        self._state.filter = self.filter_bar.current_filter()
+        self._state.blockSignals(False)
+
+    def show_detail(self, entry: Entry | None, post: Post | None) -> None:
+        """What the detail panel shows, if it was built (it is filled when it is)."""
+        if self._detail is not None:
+            self._detail.show_entry(entry, post)
+            self._detail.set_busy(entry is not None and self._state.is_busy(entry.id))
+
+    def detail_is_open(self) -> bool:
+        return self._detail is not None and not self._detail.isHidden()
+
+    def set_detail_visible(self, visible: bool) -> None:
+        if visible:
+            self.detail.show()
+        elif self._detail is not None:
+            self._detail.hide()
+        self.fit_panels()
+
+    def reveal(self, entry: Entry) -> None:
+        """A post opened from the palette may lie outside the week's visible hours: scroll to
+        it. A post the user could click is left where it is (nothing moves under the cursor)."""
+        if self._state.view is not ViewKind.WEEK or entry.local is None:
+            return
+        top, bottom = self.week_view.visible_minutes()
+        if not top <= entry.minutes < bottom:
+            self.week_view.scroll_to_minutes(entry.minutes)
+
     def fit_panels(self) -> None:
         """The tray is shown when the user wants it, unless a narrow page needs its room for
         the open detail panel."""
-        detail_open = self._detail is not None and not self._detail.isHidden()
-        crowded = detail_open and self._page.width() < NARROW_PAGE
+        crowded = self.detail_is_open() and self._page.width() < NARROW_PAGE
         self.tray.setVisible(self._actions.tray.isChecked() and not crowded)

@@ -184,6 +184,22 @@ class PostFlows:
         page.rescheduleRequested.emit(post_id, when)
 
     # -- no question -----------------------------------------------------------------------
+    def new_post(self) -> None:
+        """A new post on the selected post's day, else today if shown, else the anchor."""
+        page = self._page
+        days = page.visible_dates()
+        today = page.today()
+        post_id = page.selected_post_id()
+        entry = page.entry(post_id) if post_id is not None else None
+        if entry is not None and entry.day is not None:
+            day = entry.day
+        elif today in days:
+            day = today
+        else:
+            anchor = page.anchor()
+            day = anchor if anchor in days else days[0]
+        page.newPostRequested.emit(day)
+
     def move_to_draft(self) -> None:
         entry = self._require(PostAction.MOVE_TO_DRAFT)
         if entry is None:

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from datetime import date
 
 from PySide6.QtCore import QDate, Qt, Signal
-from PySide6.QtGui import QAction, QResizeEvent
+from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDateEdit,
     QHBoxLayout,
     QLabel,
@@ -84,6 +85,31 @@ class TitleLabel(QLabel):
         self.setToolTip(self._forms[0] if form != self._forms[0] else "")
 
 
+class JumpDateEdit(QDateEdit):
+    """A date edit whose calendar popup is built when first opened (by mouse or keyboard),
+    not with the page: the first paint does not need it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setCalendarPopup(True)
+        self._popup_ready = False
+
+    def _prepare_popup(self) -> None:
+        if not self._popup_ready:
+            self._popup_ready = True
+            calendar = self.calendarWidget()  # built here, on first call
+            calendar.setFirstDayOfWeek(Qt.DayOfWeek.Monday)
+            calendar.setGridVisible(False)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._prepare_popup()
+        super().mousePressEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        self._prepare_popup()
+        super().keyPressEvent(event)
+
+
 class CalendarToolbar(QWidget):
     dateChosen = Signal(object)  # date picked in the jump-to-date editor
 
@@ -103,16 +129,12 @@ class CalendarToolbar(QWidget):
         self.next_button = action_button(following, "navButton", text="›")
         self.title = TitleLabel()
         self.title.setObjectName("periodTitle")
-        self.jump_edit = QDateEdit()
+        self.jump_edit = JumpDateEdit()
         self.jump_edit.setObjectName("jumpToDate")
-        self.jump_edit.setCalendarPopup(True)
         self.jump_edit.setDisplayFormat("d MMM yyyy")
         self.jump_edit.setToolTip("Jump to date (Ctrl+G)")
         self.jump_edit.setAccessibleName("Jump to date")
         self.jump_edit.dateChanged.connect(self._date_changed)
-        calendar = self.jump_edit.calendarWidget()
-        calendar.setFirstDayOfWeek(Qt.DayOfWeek.Monday)
-        calendar.setGridVisible(False)
         self.view_buttons: list[QToolButton] = []
         switch = QWidget()
         switch.setObjectName("viewSwitch")
@@ -148,6 +170,14 @@ class CalendarToolbar(QWidget):
         self.jump_edit.blockSignals(True)
         self.jump_edit.setDate(QDate(day.year, day.month, day.day))
         self.jump_edit.blockSignals(False)
+
+    def open_date_picker(self) -> None:
+        self.jump_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        # F4 is how a date edit opens its own calendar popup from the keyboard.
+        QApplication.sendEvent(
+            self.jump_edit,
+            QKeyEvent(QKeyEvent.Type.KeyPress, Qt.Key.Key_F4, Qt.KeyboardModifier.NoModifier),
+        )
 
     def _date_changed(self, value: QDate) -> None:
         self.dateChosen.emit(date(value.year(), value.month(), value.day()))
