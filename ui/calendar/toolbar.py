@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtCore import QDate, QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QSizePolicy,
+    QStyle,
+    QStyleOptionComboBox,
     QToolButton,
     QWidget,
 )
@@ -101,6 +103,27 @@ class JumpDateEdit(QDateEdit):
             calendar.setFirstDayOfWeek(Qt.DayOfWeek.Monday)
             calendar.setGridVisible(False)
 
+    def open_calendar(self) -> None:
+        """Open the calendar popup from the keyboard. A date edit opens it only for a press on
+        its arrow (neither F4 nor Alt+Down does), so that press is what it gets."""
+        option = QStyleOptionComboBox()
+        option.initFrom(self)
+        option.editable = True
+        option.subControls = QStyle.SubControl.SC_All
+        arrow = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxArrow, self
+        )
+        at = QPointF(arrow.center())
+        press = QMouseEvent(
+            QEvent.Type.MouseButtonPress,
+            at,
+            self.mapToGlobal(at),
+            Qt.MouseButton.LeftButton,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
+        QApplication.sendEvent(self, press)
+
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self._prepare_popup()
         super().mousePressEvent(event)
@@ -173,11 +196,7 @@ class CalendarToolbar(QWidget):
 
     def open_date_picker(self) -> None:
         self.jump_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        # F4 is how a date edit opens its own calendar popup from the keyboard.
-        QApplication.sendEvent(
-            self.jump_edit,
-            QKeyEvent(QKeyEvent.Type.KeyPress, Qt.Key.Key_F4, Qt.KeyboardModifier.NoModifier),
-        )
+        self.jump_edit.open_calendar()
 
     def _date_changed(self, value: QDate) -> None:
         self.dateChosen.emit(date(value.year(), value.month(), value.day()))

@@ -94,12 +94,13 @@ def test_each_part_is_built_when_first_opened_and_works(
     assert box.isVisible()
     box.reject()
 
-    page.focus_jump_to_date()
+    page.focus_jump_to_date()  # Ctrl+G
     calendars = page.findChildren(QCalendarWidget)
     assert len(calendars) == 1
     assert calendars[0].firstDayOfWeek() == Qt.DayOfWeek.Monday
     assert not calendars[0].isGridVisible()
-    calendars[0].window().close()  # the popup (whether offscreen keeps it open or not)
+    assert calendars[0].isVisible()  # the picker is open, not only the editor focused
+    calendars[0].window().close()
 
 
 def test_a_mouse_click_on_the_date_picker_prepares_its_calendar_too(
