@@ -340,7 +340,7 @@ class CalendarPage(QWidget):
         else:  # the month's common case (a post moved, its status changed): only its days
             self.month_view.change_entries(change.removed, change.added)
             self.selection.after_load()
-        self._update_empty_state()
+            self._update_empty_state()
 
     def _prepare_month(self, anchor: date, entries: list[Entry]) -> None:
         self.month_view.prepare(anchor.year, anchor.month, entries)
@@ -368,7 +368,7 @@ class CalendarPage(QWidget):
         else:
             self._flows.new_post()
 
-    # -- detail panel ----------------------------------------------------------------------
+    # -- layout ----------------------------------------------------------------------------
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.widgets.fit_panels()
