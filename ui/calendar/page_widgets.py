@@ -3,7 +3,7 @@
 What the month's first paint needs is built at once; the week and agenda views, the detail
 panel and the "+N more" popup the first time they are asked for (their modules are imported
 then too). Views follow the busy posts from `CalendarState` themselves; the selection is handed
-to them by the page, which must re-apply it after it refilled a list.
+to them by `SelectionFollower`, which re-applies it after every refill.
 """
 
 from __future__ import annotations
