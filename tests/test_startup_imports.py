@@ -59,7 +59,7 @@ class Painted(Exception):
     pass
 
 async def at_first_paint(self):
-    assert type(self.calendar._source).__name__ == "WorkspaceCache"
+    assert type(self.calendar.source).__name__ == "WorkspaceCache"
     raise Painted
 
 Application._after_first_paint = at_first_paint
