@@ -80,11 +80,9 @@ def _calendar_of(widget: QWidget | None) -> QWidget | None:
 
 def _describe_calendar(widget: QWidget) -> dict[str, Any]:
     page = _calendar_of(widget)
-    visible = getattr(page, "_visible", None)
-    source = getattr(page, "_source", None)
     return {
-        "visible_entries": len(visible) if visible is not None else None,
-        "source": type(source).__name__,
+        "visible_entries": len(page.loader.visible) if page is not None else None,
+        "source": type(page.source).__name__ if page is not None else None,
     }
 
 

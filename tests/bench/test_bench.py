@@ -198,7 +198,7 @@ async def heartbeat_sync(base_url: str, cache_path: Path) -> dict[str, Any]:
                 settled = time.perf_counter()
             timer.stop()
         assert ok, "the full sync failed during the heartbeat run"
-        visible = len(getattr(page, "_visible", []))
+        visible = len(page.loader.visible)
     finally:
         page.close()
         page.deleteLater()

@@ -234,7 +234,7 @@ def month_switches(cache_path: Path, *, pause_s: float) -> dict[str, Any]:
             move()
             app.processEvents()
             timings.append((time.perf_counter() - started) * 1000)
-            shown.append(len(getattr(page, "_visible", [])))
+            shown.append(len(page.loader.visible))
     finally:
         page.close()
         page.deleteLater()

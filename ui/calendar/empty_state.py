@@ -6,6 +6,28 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
 
+def empty_message(period: str, never_synced: bool, filtered: bool) -> tuple[str, str, str]:
+    """Title, explanation and button text for an empty `period` (no button: "")."""
+    if never_synced:
+        return (
+            "Not synced yet",
+            "Posts appear here after the first sync with the server. The status bar says how "
+            "it is going.",
+            "",
+        )
+    if filtered:
+        return (
+            "No posts match these filters",
+            f"Nothing in {period} matches. Clear the filters to see every post.",
+            "Clear filters",
+        )
+    return (
+        f"Nothing planned for {period}",
+        "Double-click a day to start a post, or drag a draft from the tray.",
+        "New post",
+    )
+
+
 class EmptyState(QFrame):
     actionClicked = Signal()
 

@@ -7,16 +7,40 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from PySide6.QtCore import QDate, Qt, Signal
-from PySide6.QtGui import QAction, QResizeEvent
+from PySide6.QtCore import QDate, QEvent, QPointF, Qt, Signal
+from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDateEdit,
     QHBoxLayout,
     QLabel,
     QSizePolicy,
+    QStyle,
+    QStyleOptionComboBox,
     QToolButton,
     QWidget,
 )
+
+from app.calendar.grid import ViewKind
+
+
+def period_titles(view: ViewKind, days: list[date], anchor: date) -> list[str]:
+    """The period's title, longest form first (the toolbar shows the longest that fits)."""
+    if view is ViewKind.MONTH:
+        return [anchor.strftime("%B %Y"), anchor.strftime("%b %Y")]
+    first, last = days[0], days[-1]
+    if first.year != last.year:
+        return [
+            f"{first.day} {first:%B %Y} – {last.day} {last:%B %Y}",
+            f"{first.day} {first:%b %Y} – {last.day} {last:%b %Y}",
+            f"{first.day}.{first.month}.{first:%y} – {last.day}.{last.month}.{last:%y}",
+        ]
+    if first.month != last.month:
+        return [
+            f"{first.day} {first:%B} – {last.day} {last:%B %Y}",
+            f"{first.day} {first:%b} – {last.day} {last:%b %Y}",
+        ]
+    return [f"{first.day} – {last.day} {last:%B %Y}", f"{first.day}–{last.day} {last:%b %Y}"]
 
 
 def action_button(action: QAction, object_name: str, *, text: str | None = None) -> QToolButton:
@@ -63,6 +87,52 @@ class TitleLabel(QLabel):
         self.setToolTip(self._forms[0] if form != self._forms[0] else "")
 
 
+class JumpDateEdit(QDateEdit):
+    """A date edit whose calendar popup is built when first opened (by mouse or keyboard),
+    not with the page: the first paint does not need it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setCalendarPopup(True)
+        self._popup_ready = False
+
+    def _prepare_popup(self) -> None:
+        if not self._popup_ready:
+            self._popup_ready = True
+            calendar = self.calendarWidget()  # built here, on first call
+            calendar.setFirstDayOfWeek(Qt.DayOfWeek.Monday)
+            calendar.setGridVisible(False)
+
+    def open_calendar(self) -> None:
+        """Open the calendar popup from the keyboard. A date edit opens it only for a press on
+        its arrow (neither F4 nor Alt+Down does), so that press is what it gets."""
+        option = QStyleOptionComboBox()
+        option.initFrom(self)
+        option.editable = True
+        option.subControls = QStyle.SubControl.SC_All
+        arrow = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxArrow, self
+        )
+        at = QPointF(arrow.center())
+        press = QMouseEvent(
+            QEvent.Type.MouseButtonPress,
+            at,
+            self.mapToGlobal(at),
+            Qt.MouseButton.LeftButton,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
+        QApplication.sendEvent(self, press)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._prepare_popup()
+        super().mousePressEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        self._prepare_popup()
+        super().keyPressEvent(event)
+
+
 class CalendarToolbar(QWidget):
     dateChosen = Signal(object)  # date picked in the jump-to-date editor
 
@@ -82,16 +152,12 @@ class CalendarToolbar(QWidget):
         self.next_button = action_button(following, "navButton", text="›")
         self.title = TitleLabel()
         self.title.setObjectName("periodTitle")
-        self.jump_edit = QDateEdit()
+        self.jump_edit = JumpDateEdit()
         self.jump_edit.setObjectName("jumpToDate")
-        self.jump_edit.setCalendarPopup(True)
         self.jump_edit.setDisplayFormat("d MMM yyyy")
         self.jump_edit.setToolTip("Jump to date (Ctrl+G)")
         self.jump_edit.setAccessibleName("Jump to date")
         self.jump_edit.dateChanged.connect(self._date_changed)
-        calendar = self.jump_edit.calendarWidget()
-        calendar.setFirstDayOfWeek(Qt.DayOfWeek.Monday)
-        calendar.setGridVisible(False)
         self.view_buttons: list[QToolButton] = []
         switch = QWidget()
         switch.setObjectName("viewSwitch")
@@ -127,6 +193,10 @@ class CalendarToolbar(QWidget):
         self.jump_edit.blockSignals(True)
         self.jump_edit.setDate(QDate(day.year, day.month, day.day))
         self.jump_edit.blockSignals(False)
+
+    def open_date_picker(self) -> None:
+        self.jump_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.jump_edit.open_calendar()
 
     def _date_changed(self, value: QDate) -> None:
         self.dateChosen.emit(date(value.year(), value.month(), value.day()))

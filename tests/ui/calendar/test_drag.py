@@ -177,7 +177,7 @@ def test_a_calendar_never_synced_says_so(qtbot: QtBot, tmp_path: Path, page_on: 
     synced, _ids = page_on([])
     assert synced.empty_state.title.text() == "Nothing planned for October 2025"
     synced.set_never_synced(True)  # what the shell may say for any source
-    synced.set_source(synced._source)
+    synced.set_source(synced.source)
     assert synced.empty_state.title.text() == "Nothing planned for October 2025"
 
 
@@ -249,7 +249,7 @@ def test_posts_published_now_show_on_the_day_they_went_out(page_on: PageOn) -> N
     page, (published, failed) = page_on(
         [Planned(None, "draft", then="published"), Planned(None, "draft", then="failed")]
     )
-    post = page._source.post(published)
+    post = page.source.post(published)
     assert post is not None
     assert post.scheduled_at is None
     assert post.published_at is not None
@@ -257,6 +257,6 @@ def test_posts_published_now_show_on_the_day_they_went_out(page_on: PageOn) -> N
     page.go_to(went_out)
     assert published in page.month_view.visible_post_ids(went_out)
     assert page.entry(published) is not None
-    assert failed in {entry.id for entry in page._drafts}
+    assert failed in {entry.id for entry in page.loader.drafts}
     page.set_view("week")
     assert [e.id for e in page.week_view.entries_on(went_out)] == [published]

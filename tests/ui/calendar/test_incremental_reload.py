@@ -78,7 +78,7 @@ def test_a_reload_after_one_change_rebuilds_only_that_post(make_page: PageFactor
     posts = month_of_posts()
     page, _spy = page_with(make_page, posts)
     before = {post.id: page.entry(post.id) for post in posts}
-    source = page._source
+    source = page.source
     assert isinstance(source, InMemoryCalendarSource)
     source.set_posts([*posts[1:], moved(posts[0], 28)])
     page.reload()
@@ -105,7 +105,7 @@ def test_the_repaint_after_a_move_covers_just_the_two_days(
     posts = month_of_posts()
     page, spy = page_with(make_page, posts)
     spy.reset()
-    source = page._source
+    source = page.source
     assert isinstance(source, InMemoryCalendarSource)
     source.set_posts([*posts[1:], moved(posts[0], 28)])
     page.reload()
@@ -144,7 +144,7 @@ def test_the_tray_is_not_refilled_when_its_drafts_did_not_change(
     model.modelReset.connect(lambda: resets.append(True))
     page.reload()
     assert resets == []
-    source = page._source
+    source = page.source
     assert isinstance(source, InMemoryCalendarSource)
     source.set_posts([*month_of_posts(), *drafts[1:]])  # one draft deleted
     page.reload()
@@ -159,9 +159,9 @@ def test_the_neighbouring_months_are_read_while_the_page_idles(
     november = make_post(when=utc(2025, 11, 12, 9))
     source = InMemoryCalendarSource([*month_of_posts(), november])
     page = make_page(source=source)
-    assert page._entry_cache.known(november.id) is None
-    qtbot.waitUntil(lambda: page._entry_cache.known(november.id) is not None)
-    read_ahead = page._entry_cache.known(november.id)
+    assert page.loader.entry_cache.known(november.id) is None
+    qtbot.waitUntil(lambda: page.loader.entry_cache.known(november.id) is not None)
+    read_ahead = page.loader.entry_cache.known(november.id)
     page.go_next()
     assert page.entry(november.id) is read_ahead
     assert page.month_view.visible_post_ids(date(2025, 11, 12)) == [november.id]
@@ -181,7 +181,7 @@ def test_chip_text_is_elided_as_qt_would_and_remembered(make_page: PageFactory) 
 
 
 def source_of(page: CalendarPage) -> InMemoryCalendarSource:
-    source = page._source
+    source = page.source
     assert isinstance(source, InMemoryCalendarSource)
     return source
 
@@ -222,7 +222,7 @@ def test_a_post_moved_out_of_the_month_or_deleted_leaves_it(make_page: PageFacto
     page.forget_posts([posts[2].id])
     assert page.entry(posts[2].id) is None
     assert page.selected_post_id() is None
-    assert len(page._visible) == len(posts) - 2
+    assert len(page.loader.visible) == len(posts) - 2
 
 
 def test_a_post_moved_to_draft_goes_to_the_tray_in_the_sources_order(

@@ -165,9 +165,7 @@ def test_the_legend_names_every_status_colour(make_page: PageFactory) -> None:
 def test_week_view_draws_a_line_at_the_current_time(make_page: PageFactory) -> None:
     now = datetime.combine(TODAY, time(13, 30), BERLIN)
     source_page = make_page([], show=False)
-    page = CalendarPage(
-        source_page._source, display_tz=BERLIN, today=lambda: TODAY, now=lambda: now
-    )
+    page = CalendarPage(source_page.source, display_tz=BERLIN, today=lambda: TODAY, now=lambda: now)
     page.resize(1400, 900)
     page.set_view("week")
     view = page.week_view

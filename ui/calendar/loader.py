@@ -1,0 +1,170 @@
+"""What the calendar shows, read from its source: the period's posts, the tray's, the filter's
+choices, and a head start on the neighbouring periods while the page idles.
+
+The loader reads and keeps entries; it paints nothing. The page asks it to read (or to apply a
+write's answer) and then hands the result to the widgets.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, tzinfo
+
+from PySide6.QtCore import QObject, QTimer
+
+from app.calendar.grid import ViewKind, shift_anchor, visible_range
+from app.calendar.post_card import AccountChoice, CardLabel, PostCard
+from ui.calendar.entries import Entry, EntryCache
+from ui.calendar.source import CalendarSource
+from ui.calendar.state import CalendarState
+
+PREFETCH_DELAY_MS = 150
+PREFETCH_GAP_MS = 30
+
+Choices = tuple[list[AccountChoice], list[CardLabel]]
+
+
+@dataclass(frozen=True)
+class CardChange:
+    """What a write's answer changed: entries that left the shown period, entries that joined
+    it, and whether the tray was read again."""
+
+    removed: list[Entry]
+    added: list[Entry]
+    tray_changed: bool
+
+
+def _shown_at(entry: Entry) -> datetime:
+    shown_at = entry.card.calendar_at
+    assert shown_at is not None  # the shown period's posts all have a place on the calendar
+    return shown_at
+
+
+class CalendarLoader(QObject):
+    def __init__(
+        self,
+        source: CalendarSource,
+        state: CalendarState,
+        tz: tzinfo,
+        prepare_month: Callable[[date, list[Entry]], None],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.source = source
+        self._state = state
+        self._tz = tz
+        self._prepare_month = prepare_month
+        self.entry_cache = EntryCache(tz)
+        self.visible: list[Entry] = []
+        self.drafts: list[Entry] = []
+        self.entries: dict[str, Entry] = {}
+        self._loaded_range: tuple[datetime, datetime] | None = None
+        self._choices: Choices | None = None
+        # Reads the periods before and after the shown one once the page is idle, so the next
+        # switch finds their posts parsed (a month of ~1,100 cards takes ~10 ms to read first).
+        self._prefetch_steps: list[int] = []
+        self._prefetch_timer = QTimer(self)
+        self._prefetch_timer.setSingleShot(True)
+        self._prefetch_timer.setInterval(PREFETCH_DELAY_MS)
+        self._prefetch_timer.timeout.connect(self._prefetch_neighbours)
+
+    def set_source(self, source: CalendarSource) -> None:
+        self.source = source
+        self._prefetch_timer.stop()
+        self._prefetch_steps = []
+        self.entry_cache.clear()
+
+    def period(self) -> tuple[datetime, datetime]:
+        return visible_range(self._state.view, self._state.anchor, self._tz)
+
+    def read_choices(self) -> Choices | None:
+        """The accounts and labels to filter by, or None when they did not change (refilling
+        the filter lists re-lays out and repaints the page)."""
+        choices = (self.source.account_choices(), self.source.label_choices())
+        if choices == self._choices:
+            return None
+        self._choices = choices
+        return choices
+
+    def read(self, *, whole: bool) -> bool:
+        """Read what is shown; True when that is another period than last time.
+
+        `whole=False` (another period, same data): the tray's posts and the sync mark do not
+        depend on the period, so only the period's posts are read."""
+        start, end = self.period()
+        wanted = self._state.filter
+        self.visible = self.entry_cache.entries(wanted.apply(self.source.cards_between(start, end)))
+        if whole:
+            self._read_drafts()
+            self._read_sync_mark()
+        self.entries = {entry.id: entry for entry in [*self.drafts, *self.visible]}
+        if self._loaded_range != (start, end):
+            self._loaded_range = (start, end)
+            self._prefetch_steps = [1, -1]
+            self._prefetch_timer.start()
+            return True
+        return False
+
+    def apply(self, cards: list[PostCard], gone: Iterable[str]) -> CardChange:
+        """A write's answer (`cards`) and deleted posts (`gone`), without reading the period."""
+        changed = {card.id for card in cards} | set(gone)
+        start, end = self.period()
+        removed = [self.entries[post_id] for post_id in changed if post_id in self.entries]
+        tray_changed = any(entry.local is None for entry in removed)
+        added: list[Entry] = []
+        for entry in self.entry_cache.entries(self._state.filter.apply(cards)):
+            shown_at = entry.card.calendar_at
+            if shown_at is None:
+                tray_changed = True
+            elif start <= shown_at < end:
+                added.append(entry)
+        visible = [entry for entry in self.visible if entry.card.id not in changed]
+        for entry in added:
+            bisect.insort(visible, entry, key=_shown_at)
+        self.visible = visible
+        if tray_changed:  # its order (newest first) is the source's: one small read
+            self._read_drafts()
+        for entry in removed:
+            del self.entries[entry.id]
+        if tray_changed:
+            self.entries = {entry.id: entry for entry in [*self.drafts, *self.visible]}
+        else:
+            self.entries.update((entry.id, entry) for entry in added)
+        return CardChange(removed, added, tray_changed)
+
+    def _read_drafts(self) -> None:
+        wanted = self._state.filter
+        self.drafts = self.entry_cache.entries(wanted.apply(self.source.unscheduled_cards()))
+
+    def _read_sync_mark(self) -> None:
+        """A cache knows whether a sync ever filled it; a source without that says nothing."""
+        last_sync = getattr(self.source, "last_sync_at", None)
+        if callable(last_sync):
+            self._state.never_synced = last_sync() is None
+
+    def _prefetch_neighbours(self) -> None:
+        """One neighbour per call (each ~10 ms for a dense month), the next one queued."""
+        if not self._prefetch_steps:
+            self._prefetch_steps = [1, -1]
+        step = self._prefetch_steps.pop(0)
+        view, anchor = self._state.view, self._state.anchor
+        neighbour = shift_anchor(view, anchor, step)
+        start, end = visible_range(view, neighbour, self._tz)
+        try:
+            cards = self.source.cards_between(start, end)
+        except Exception:
+            # Only a head start: a source that cannot be read now (a workspace closing)
+            # says so at the next real reload, with the page's own error path.
+            self._prefetch_steps = []
+            return
+        entries = self.entry_cache.entries(self._state.filter.apply(cards))
+        if view is ViewKind.MONTH:
+            self._prepare_month(neighbour, entries)
+        if self._prefetch_steps:
+            QTimer.singleShot(PREFETCH_GAP_MS, self, self._prefetch_next)
+
+    def _prefetch_next(self) -> None:
+        if self._prefetch_steps and not self._prefetch_timer.isActive():
+            self._prefetch_neighbours()
