@@ -1,78 +1,168 @@
-"""The start-up path stays light: the cached calendar paints before the client is imported.
+"""The start-up path stays light: `postdesk` paints the cached calendar before it imports the
+event loop, the client, the models, the shell's menus and the other pages.
 
 Each check runs in a fresh interpreter, since this test process has imported everything already.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
-# Slow to import (httpx, keyring, pydantic models) or only needed after the first paint.
+import pytest
+
+from app.store import WorkspaceCache
+from app.workspaces.profiles import Paths, ProfileStore
+from tests.store.factories import make_post
+from ui.shell.first_workspace import profile_for_base_url
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE_URL = "http://127.0.0.1:9/api"  # nothing listens there: nothing may be asked before paint
+
 LATE_MODULES = (
+    # slow to import, or only needed once the window is up
+    "asyncio",
+    "qasync",
+    "ssl",
+    "socket",
     "httpx",
     "keyring",
     "pydantic",
     "app.api",
     "app.models",
-    "app.sync.service",
+    "app.sync",
     "app.workspaces.demo",
+    "app.workspaces.key_vault",
     "app.workspaces.verification",
+    # the shell and the pages that are not on screen
+    "ui.application",
+    "ui.workspace_manager",
     "ui.session",
-    "ui.dialogs.welcome",
-    "ui.dialogs.connect_workspace",
+    "ui.tasks",
+    "ui.shell.registry",
+    "ui.shell.palette",
+    "ui.shell.pages",
+    "ui.shell.workspace_flows",
+    "ui.shell.notify",
+    "ui.notifications",
+    "ui.composer",
+    "ui.panels",
+    "ui.dialogs",
 )
 
-CHECK = f"""
-import sys
-late = [name for name in {LATE_MODULES!r} if name in sys.modules]
-assert not late, f"imported before the first paint: {{late}}"
+# Stops the real entry point at the moment its first frame has been painted and reports.
+AT_FIRST_PAINT = """
+import json, os, sys
+from ui.shell import first_frame
+
+wait = first_frame.FirstFrame.wait_until_painted
+
+def report(frame, *args, **kwargs):
+    wait(frame, *args, **kwargs)
+    calendar = frame.calendar
+    print(json.dumps({
+        "painted": frame.window.painted,
+        "source": type(frame.opening.painted_from).__name__,
+        "shown": [post_id for post_id in POST_IDS if calendar.entry(post_id) is not None],
+        "late": [name for name in LATE if name in sys.modules],
+    }), flush=True)
+    os._exit(0)
+
+first_frame.FirstFrame.wait_until_painted = report
+from ui.main import main
+sys.exit(main(ARGS))
 """
 
 
-def run_python(code: str, **env: str) -> None:
+def xdg(home: Path) -> dict[str, str]:
+    env = {name: str(home / name.lower()) for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME")}
+    env["XDG_CACHE_HOME"] = str(home / "cache")
+    env["XDG_STATE_HOME"] = str(home / "state")
+    runtime = home / "runtime"
+    runtime.mkdir(mode=0o700, parents=True)
+    env["XDG_RUNTIME_DIR"] = str(runtime)
+    return env
+
+
+def warm_cache(env: dict[str, str], monkeypatch: pytest.MonkeyPatch, profile_id: str) -> list[str]:
+    """The cache of one workspace, with posts around today; returns their ids."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    now = datetime.now(UTC).replace(microsecond=0)
+    posts = [
+        make_post(f"post-{day}", scheduled_at=f"{now + timedelta(days=day):%Y-%m-%d %H:%M:%S}")
+        for day in (-1, 0, 1)
+    ]
+    with WorkspaceCache(Paths().profile_db(profile_id)) as cache:
+        cache.replace_all_posts(posts)
+    return [post.id for post in posts]
+
+
+def first_paint(args: list[str], env: dict[str, str], post_ids: list[str]) -> dict[str, object]:
+    code = f"LATE = {LATE_MODULES!r}\nPOST_IDS = {post_ids!r}\nARGS = {args!r}\n" + AT_FIRST_PAINT
     done = subprocess.run(
         [sys.executable, "-c", code],
+        cwd=ROOT,
         capture_output=True,
         text=True,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen", **env},
+        env={**os.environ, **env, "QT_QPA_PLATFORM": "offscreen"},
         timeout=60,
         check=False,
     )
     assert done.returncode == 0, done.stderr
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_the_cached_calendar_paints_before_anything_slow_is_imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = xdg(tmp_path)
+    post_ids = warm_cache(env, monkeypatch, profile_for_base_url(BASE_URL, "UTC").id)
+    env["POSTDESK_API_KEY"] = "key-of-this-test"
+
+    seen = first_paint(["--base-url", BASE_URL], env, post_ids)
+
+    assert seen["painted"] is True
+    assert seen["source"] == "WorkspaceCache", "the calendar was painted from the cache"
+    assert seen["shown"] == post_ids, "the cached posts are on the painted calendar"
+    assert seen["late"] == []
+
+
+def test_a_saved_workspace_paints_before_its_key_is_looked_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = xdg(tmp_path)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    saved = ProfileStore(Paths()).upsert_by_address("Shop", BASE_URL, "UTC")
+    post_ids = warm_cache(env, monkeypatch, saved.id)
+
+    seen = first_paint([], env, post_ids)
+
+    assert seen["painted"] is True
+    assert seen["source"] == "WorkspaceCache"
+    assert seen["shown"] == post_ids
+    assert seen["late"] == []
 
 
 def test_the_start_up_modules_import_nothing_slow() -> None:
-    run_python("import ui.main, ui.cli, ui.application, ui.calendar, app.store\n" + CHECK)
-
-
-def test_nothing_slow_is_imported_until_the_cached_calendar_is_shown() -> None:
-    # Stops the run at the moment Application lets Qt paint the opened workspace.
-    opening = """
-import asyncio
-from PySide6.QtWidgets import QApplication
-from ui.application import Application
-from ui.cli import parse_args
-
-class Painted(Exception):
-    pass
-
-async def at_first_paint(self):
-    assert type(self.calendar.source).__name__ == "WorkspaceCache"
-    raise Painted
-
-Application._after_first_paint = at_first_paint
-qt_app = QApplication([])
-
-async def main():
-    options = parse_args(["--base-url", "http://127.0.0.1:9/api"])
-    try:
-        await Application(qt_app, options).run()
-    except Painted:
-        return
-    raise AssertionError("the workspace was not opened")
-
-asyncio.run(main())
-"""
-    run_python(opening + CHECK, POSTDESK_API_KEY="key-of-this-test")
+    code = (
+        "import sys\nimport ui.main, ui.cli, ui.style, ui.shell.first_frame, app.store\n"
+        f"late = [name for name in {LATE_MODULES!r} if name in sys.modules]\n"
+        "assert not late, late\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr

@@ -1,16 +1,14 @@
 """One app run: puts the window, the pages, the action registry and the workspace manager together,
 opens the first workspace and shuts everything down at the end.
 
-Order matters for the first paint: the window and the cached calendar show before anything slow
-(keyring, the demo server, the network) happens.
+Order matters for the first paint: the window and the cached calendar (`ui.shell.first_frame`)
+show before anything slow (this module's imports, keyring, the demo server, the network) happens.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import os
 import sys
 from collections.abc import Callable
 from types import TracebackType
@@ -21,21 +19,22 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from app.runtime.gc_policy import settle_after_start
 from app.store import CacheError, WorkspaceCache
-from app.workspaces.profiles import Paths, Profile, ProfileStore, normalize_base_url
+from app.workspaces.profiles import Paths, Profile
 from ui.calendar import CalendarPage
 from ui.cli import Options
 from ui.messages import MessageBridge
 from ui.panels.accounts import AccountsPanel
 from ui.shell.commands import shell_specs
-from ui.shell.main_window import MainWindow
+from ui.shell.first_frame import FIRST_PAINT_LIMIT_S, FirstFrame
+from ui.shell.first_workspace import DEMO_PROFILE, is_saved_profile, profile_for_base_url
 from ui.shell.notify import NotifierWiring, default_notifier
 from ui.shell.pages import PageWiring
 from ui.shell.registry import ActionRegistry
 from ui.shell.screenshot import take_screenshot
-from ui.shell.startup import InstanceLock, StartupError, usable_folder
+from ui.shell.startup import StartupError
 from ui.shell.workspace_flows import WorkspaceFlows
 from ui.tasks import TaskGroup
-from ui.workspace_manager import DEMO_PROFILE, WorkspaceManager, is_saved_profile
+from ui.workspace_manager import WorkspaceManager
 
 if TYPE_CHECKING:
     from ui.dialogs.connect_workspace import ConnectWorkspaceDialog
@@ -46,16 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DEMO_PROFILE", "Application", "StartupError", "profile_for_base_url"]
 
-FIRST_PAINT_LIMIT_S = 0.5
-"""How long the slow start-up steps wait for the window's first paint (a minimized one may never
-paint)."""
 REPAINT_TURN_S = 0.01  # a timer turn: Qt handles the pending repaint before it fires
-
-
-def profile_for_base_url(base_url: str, server_timezone: str) -> Profile:
-    url = normalize_base_url(base_url)
-    digest = hashlib.sha256(url.encode()).hexdigest()[:12]
-    return Profile(id=f"url-{digest}", name=url, base_url=url, server_timezone=server_timezone)
 
 
 class Application:
@@ -66,17 +56,21 @@ class Application:
         paths: Paths | None = None,
         *,
         notifier: Callable[[QObject], Notifier | None] = default_notifier,
+        frame: FirstFrame | None = None,
     ) -> None:
+        """`frame`: the window already built (and usually painted) by `postdesk` before this
+        module was imported; without one the app builds its own and opens it in `run()`."""
         self.qt_app = qt_app
         # The run coroutine decides when to stop: Qt quitting on its own would stop the loop
         # under it before the shutdown (sync tasks, demo server) is done.
         qt_app.setQuitOnLastWindowClosed(False)
         self.options = options
-        self.paths = paths or Paths()
-        self.profiles = ProfileStore(self.paths)
-        self.messages = MessageBridge()
+        self.frame = frame or FirstFrame(options, paths)
+        self.paths = self.frame.paths
+        self.profiles = self.frame.profiles
+        self.messages: MessageBridge = self.frame.messages
         self.tasks = TaskGroup(self.messages.error)
-        self.window = MainWindow(self.messages)
+        self.window = self.frame.window
         self.registry = ActionRegistry(
             self.window, self.window.current_section, self.window.built_page, self.show_section
         )
@@ -90,7 +84,9 @@ class Application:
         self.flows = WorkspaceFlows(
             self.window, self.manager, self.profiles, self.messages, self.tasks
         )
-        self.pages = PageWiring(self.window, self.manager, self.registry, self.messages)
+        self.pages = PageWiring(
+            self.window, self.manager, self.registry, self.messages, self.frame.calendar
+        )
         self.notifications = NotifierWiring(self.window, self.manager, self.pages, notifier)
         self.registry.add_all(shell_specs(self))
         self.pages.register_calendar_actions()
@@ -100,7 +96,7 @@ class Application:
         self.manager.syncStateChanged.connect(self.window.show_sync_state)
         self._settled = False
         self._previous_hook: Callable[..., object] | None = None
-        self._lock = InstanceLock(self.paths.data_dir)
+        self._lock = self.frame.lock
         self.palette: CommandPalette | None = None
         self.help_dialog: QDialog | None = None
         self._closed: asyncio.Future[None] = asyncio.get_event_loop().create_future()
@@ -150,18 +146,13 @@ class Application:
     async def run(self) -> int:
         self._guard_cache_reads()
         try:
-            profile, api_key = self._initial_workspace()
-            usable_folder(self.paths.data_dir, "data folder")
-            self._lock.acquire()
-            self.window.show_section(self.options.view)
-            if self.options.date is not None:  # before any workspace: no reload of real data
-                self.calendar.go_to(self.options.date)
-            self.window.show()
+            opening = self.frame.open()  # done already when `postdesk` painted it first
+            self.pages.painted_already(opening.painted_from)
             self.flows.show_notice()  # a damaged or newer workspace list, said in words
-            if profile is None:
+            if opening.profile is None:
                 self.flows.offer_first_run()
             else:
-                await self.manager.open(profile, api_key)
+                await self.manager.open(opening.profile, opening.api_key, cache=opening.cache)
             if self.options.screenshot is not None:
                 return await take_screenshot(
                     self.window, self.manager.session, self.options.screenshot
@@ -190,31 +181,6 @@ class Application:
     def quit(self) -> None:
         if not self._closed.done():
             self._closed.set_result(None)
-
-    def _initial_workspace(self) -> tuple[Profile | None, str | None]:
-        """The workspace of this run; None when the user has to choose one first.
-
-        The key of a saved workspace is looked up later (None here): the keyring is slow.
-        """
-        if self.options.demo:
-            return DEMO_PROFILE, ""
-        if self.options.base_url:
-            api_key = os.environ.get("POSTDESK_API_KEY", "").strip()
-            if not api_key:
-                raise StartupError(
-                    "--base-url needs the API key in the POSTDESK_API_KEY environment variable."
-                )
-            try:
-                profile = profile_for_base_url(self.options.base_url, self.options.server_timezone)
-            except ValueError as error:
-                raise StartupError(str(error)) from None
-            return profile, api_key
-        if self.options.screenshot is not None:
-            raise StartupError("--screenshot needs --demo or --base-url.")
-        saved = self.flows.saved_profiles(quiet=True)
-        active = self.profiles.active_id if saved else None
-        chosen = next((p for p in saved if p.id == active), saved[0] if saved else None)
-        return chosen, None
 
     async def _after_first_paint(self) -> None:
         """Let Qt paint the opened workspace before the slow parts; the first time, settle the heap.

@@ -1,10 +1,22 @@
-"""`postdesk` entry point: QApplication + qasync loop bootstrap, and the one exit path for
-start-up failures (a sentence for the user, never a traceback)."""
+"""`postdesk` entry point: paint first, then load the rest, and the one exit path for start-up
+failures (a sentence for the user, never a traceback).
+
+The order is the point: the window with the cached calendar (`ui.shell.first_frame`) is shown
+and painted before asyncio, qasync, the application shell, the client and the other pages are
+imported; the app then takes that window over. `tests/test_startup_imports.py` checks it.
+"""
 
 from __future__ import annotations
 
-import asyncio
+import gc
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+    from ui.cli import Options
+    from ui.shell.first_frame import FirstFrame
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,12 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     from ui.cli import parse_args
 
     options = parse_args(args)
-    import qasync
     from PySide6.QtWidgets import QApplication
 
-    from ui.application import Application
     from ui.resources import ResourcesMissing
-    from ui.shell.interrupt import quit_on_sigint, restore_sigint
     from ui.shell.startup import StartupError, log_unexpected, report_failure
     from ui.style import apply_style
 
@@ -38,15 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     except ResourcesMissing as error:
         report_failure(str(error))
         return 2
-
-    async def run() -> int:
-        app = Application(qt_app, options)
-        quit_on_sigint(app.quit, app.window)
-        return await app.run()
-
     try:
-        with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
-            return runner.run(run())
+        return _run(qt_app, options)
     except KeyboardInterrupt:  # Ctrl+C before the window's handler was installed
         return 130
     except StartupError as error:
@@ -59,8 +61,47 @@ def main(argv: list[str] | None = None) -> int:
         where = f" The details are in {log}." if log is not None else ""
         report_failure(f"Postdesk stopped because of an unexpected error ({error}).{where}")
         return 1
+
+
+def _run(qt_app: QApplication, options: Options) -> int:
+    frame = _paint_first(options)
+    import asyncio
+
+    import qasync
+
+    from ui.application import Application
+    from ui.shell.interrupt import quit_on_sigint, restore_sigint
+
+    async def run() -> int:
+        app = Application(qt_app, options, frame=frame)
+        quit_on_sigint(app.quit, app.window)
+        return await app.run()
+
+    try:
+        with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
+            return runner.run(run())
     finally:
         restore_sigint()
+
+
+def _paint_first(options: Options) -> FirstFrame:
+    """The window with the cached calendar, on screen and painted (see the module's docstring)."""
+    # Up to the first paint nothing is made that becomes garbage (modules, classes, widgets and
+    # the shown posts all live on), yet ~90 young collections would walk it all: ~10 ms.
+    gc.disable()
+    try:
+        from ui.shell.first_frame import FirstFrame
+
+        frame = FirstFrame(options)
+        try:
+            frame.open()
+            frame.wait_until_painted()
+        except BaseException:
+            frame.close()
+            raise
+    finally:
+        gc.enable()
+    return frame
 
 
 if __name__ == "__main__":

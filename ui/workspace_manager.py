@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from app.store import WorkspaceCache
 from app.workspaces.profiles import Paths, Profile
 from ui.messages import Level, Message, MessageBridge, MessageScope
+from ui.shell.first_workspace import DEMO_PROFILE, is_saved_profile
 from ui.tasks import TaskGroup
 
 if TYPE_CHECKING:
@@ -25,10 +26,6 @@ if TYPE_CHECKING:
     from app.workspaces.demo import DemoEndpoint, DemoSandbox
     from ui.session import WorkspaceSession
 
-DEMO_PROFILE = Profile(
-    id="demo", name="Demo workspace", base_url="http://127.0.0.1/api", is_demo=True
-)
-"""The demo server picks a free port at start; the real address replaces this one then."""
 SYNC_TOPIC = "sync"
 UNREADABLE_TOPIC = "unreadable"
 
@@ -83,11 +80,14 @@ class WorkspaceManager(QObject):
         self._last_unreadable: frozenset[tuple[str, str]] = frozenset()
 
     # -- opening and closing ---
-    async def open(self, profile: Profile, api_key: str | None) -> None:
+    async def open(
+        self, profile: Profile, api_key: str | None, *, cache: WorkspaceCache | None = None
+    ) -> None:
         """Close the current workspace, paint the new one from its cache, then connect.
 
         `api_key` None: the saved key is looked up (off the GUI thread); when there is none,
-        `keyNeeded` is emitted and the workspace stays open on its saved data.
+        `keyNeeded` is emitted and the workspace stays open on its saved data. `cache`: the
+        profile's cache, already opened (by the first frame); it is owned from here on.
         """
         async with self._switching:
             await self._close()
@@ -96,7 +96,7 @@ class WorkspaceManager(QObject):
             self.tasks = TaskGroup(self.scope.error)
             self._last_sync_message = None
             self._last_unreadable = frozenset()
-            self.cache = WorkspaceCache(self.paths.profile_db(profile.id))
+            self.cache = cache or WorkspaceCache(self.paths.profile_db(profile.id))
             if self.cache.reset is not None:
                 self.scope.post(Message(self.cache.reset.message, Level.WARNING))
             self.syncStateChanged.emit(None)
@@ -258,11 +258,6 @@ class WorkspaceManager(QObject):
     async def shutdown(self) -> None:
         await self.close()
         await self.stop_demo()
-
-
-def is_saved_profile(profile: Profile) -> bool:
-    """A workspace from the saved list (not the demo, not a one-run --base-url)."""
-    return not profile.is_demo and not profile.id.startswith("url-")
 
 
 async def _as_coroutine(awaitable: Awaitable[object]) -> object:

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from app.content.text_render import summary_line
 from app.domain.naming import account_label
 
 if TYPE_CHECKING:
@@ -86,6 +85,9 @@ def _account_text(primary: PostPlatform | None, destinations: int) -> str:
 
 
 def card_of(post: Post) -> PostCard:
+    # Imported here: reading cards (the first paint) never renders HTML, only making them does.
+    from app.content.text_render import summary_line
+
     destinations = [platform for platform in post.platforms if platform.enabled]
     # With no entry enabled, the post is still shown (and filtered) by the entries it has.
     enabled = destinations or post.platforms

@@ -59,6 +59,7 @@ def export_calendar(
 ) -> int:
     """Write the posts of [start, end) plus the undated drafts to `path` (atomically).
     Returns the number of rows."""
-    posts = [*cache.posts_between(start, end), *cache.unscheduled_drafts()]
+    cards = [*cache.cards_between(start, end), *cache.unscheduled_cards()]
+    posts = cache.posts(card.id for card in cards)
     write_atomically(path, export_posts(posts, tz))
     return len(posts)

@@ -2,13 +2,17 @@
 
 REST timestamps are `Y-m-d H:i:s` with no zone; they are read in the profile's server time zone,
 passed as validation context (`{"server_tz": ZoneInfo}`), UTC when absent. Webhook timestamps are
-ISO 8601 with an offset and parse as such.
+ISO 8601 with an offset and parse as such. The local cache stores them losslessly as ISO 8601
+with the offset and, in brackets, the zone (RFC 9557: `2026-10-25T02:30:00+02:00[Europe/Berlin]`),
+which the same fields read back in that zone.
 """
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime, tzinfo
 from typing import Annotated, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
     BaseModel,
@@ -37,12 +41,35 @@ def server_tz_from(context: Any) -> tzinfo:
 
 
 def parse_rest_datetime(value: str, tz: tzinfo = UTC) -> datetime:
-    """`Y-m-d H:i:s` in the server zone -> aware datetime. An ISO string with an offset is kept."""
+    """`Y-m-d H:i:s` in the server zone -> aware datetime. An ISO string with an offset is kept;
+    one with its zone in brackets (as the cache stores times) comes back in that zone."""
+    if value.endswith("]"):
+        return parse_zoned_datetime(value)
     try:
         return datetime.strptime(value, REST_FORMAT).replace(tzinfo=tz)
     except ValueError:
         parsed = datetime.fromisoformat(value)
         return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=tz)
+
+
+@functools.lru_cache(maxsize=8192)  # label and account timestamps repeat across many posts
+def parse_zoned_datetime(text: str) -> datetime:
+    """`2026-10-25T02:30:00+02:00[Europe/Berlin]` -> that instant in that zone; with an offset in
+    the brackets (`[+02:00]`), in that fixed offset. ValueError when it is not of that form.
+
+    The zone name matters: Python never finds a time in a DST fold equal to the same instant
+    in a fixed-offset zone. A zone this machine does not know keeps the instant, offset only.
+    """
+    stamp, bracket, zone = text[:-1].rpartition("[")
+    moment = datetime.fromisoformat(stamp)
+    if not bracket or moment.tzinfo is None:
+        raise ValueError(f"not a timestamp with an offset and a zone: {text!r}")
+    if zone[:1] in "+-":
+        return moment
+    try:
+        return moment.astimezone(ZoneInfo(zone))
+    except (ZoneInfoNotFoundError, ValueError):
+        return moment
 
 
 def format_rest_datetime(value: datetime, tz: tzinfo = UTC) -> str:

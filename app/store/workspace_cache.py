@@ -16,7 +16,6 @@ close the cache (a marker in `sync_meta`, set at open and cleared at close).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
@@ -154,6 +153,8 @@ class WorkspaceCache:
 
     async def aclose(self) -> None:
         """`close` from the event loop: queued writes finish without freezing the window."""
+        import asyncio  # not at the top: the first paint reads the cache before asyncio loads
+
         await asyncio.to_thread(self.close)
 
     def _close_writer(self) -> None:
@@ -175,6 +176,8 @@ class WorkspaceCache:
 
     async def _write_async(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Run `fn` on the writer thread; the event loop keeps running meanwhile."""
+        import asyncio
+
         return await asyncio.wrap_future(self._submit(fn, *args, **kwargs))
 
     def _submit(
@@ -534,25 +537,6 @@ class WorkspaceCache:
 
     # -- reads ---------------------------------------------------------------------------------
 
-    def posts_between(
-        self,
-        start: datetime,
-        end: datetime,
-        *,
-        account_ids: Iterable[str] | None = None,
-        label_ids: Iterable[str] | None = None,
-        statuses: Iterable[str] | None = None,
-    ) -> list[Post]:
-        """Posts whose calendar time is in [start, end), earliest first.
-
-        The calendar time is scheduled_at, or published_at for a post published without a
-        schedule. `start`/`end` must be aware; any zone works (a month in Europe/Berlin is
-        simply its two local midnights). Filters, when given, keep posts that match any of the
-        listed accounts / labels / statuses.
-        """
-        sql, params = _between("body", start, end, account_ids, label_ids, statuses)
-        return [decode_post(body) for body in self._read_column(sql, params)]
-
     def cards_between(
         self,
         start: datetime,
@@ -562,15 +546,19 @@ class WorkspaceCache:
         label_ids: Iterable[str] | None = None,
         statuses: Iterable[str] | None = None,
     ) -> list[PostCard]:
-        """`posts_between`, as the calendar cards of the posts (much cheaper to read)."""
+        """The cards of the posts whose calendar time is in [start, end), earliest first.
+
+        The calendar time is scheduled_at, or published_at for a post published without a
+        schedule. `start`/`end` must be aware; any zone works (a month in Europe/Berlin is
+        simply its two local midnights). Filters, when given, keep posts that match any of the
+        listed accounts / labels / statuses. A card is what a list of posts needs, without
+        pydantic; `posts(ids)` reads the whole posts behind some of them.
+        """
         sql, params = _between("card, id", start, end, account_ids, label_ids, statuses)
         return self._cards(sql, params)
 
-    def unscheduled_drafts(self) -> list[Post]:
-        """Posts with no place on the calendar (no scheduled_at, not published), newest first."""
-        return [decode_post(body) for body in self._read_column(_UNDATED % "body", [])]
-
     def unscheduled_cards(self) -> list[PostCard]:
+        """Posts with no place on the calendar (no scheduled_at, not published), newest first."""
         return self._cards(_UNDATED % "card, id", [])
 
     def _memo(self) -> dict[str, PostCard]:
@@ -612,6 +600,17 @@ class WorkspaceCache:
     def post(self, post_id: str) -> Post | None:
         bodies = self._read_column("SELECT body FROM posts WHERE id = ?", [post_id])
         return decode_post(bodies[0]) if bodies else None
+
+    def posts(self, post_ids: Iterable[str]) -> list[Post]:
+        """The whole posts with these ids, in that order; ids the cache lacks are left out."""
+        wanted = list(dict.fromkeys(post_ids))
+        bodies: dict[str, str] = {}
+        for first in range(0, len(wanted), _IDS_PER_QUERY):
+            chunk = wanted[first : first + _IDS_PER_QUERY]
+            sql = f"SELECT id, body FROM posts WHERE id IN ({_marks(len(chunk))})"
+            with self._reading() as db:
+                bodies.update(db.execute(sql, chunk).fetchall())
+        return [decode_post(bodies[post_id]) for post_id in wanted if post_id in bodies]
 
     def count_posts(self) -> int:
         with self._reading() as db:
@@ -725,6 +724,7 @@ def _encode_unique(posts: Iterable[Post]) -> dict[str, PostRow]:
 
 _CARD_MEMO_LIMIT = 50_000
 
+_IDS_PER_QUERY = 500  # well under SQLite's limit of bound parameters per statement
 _UNDATED = (
     "SELECT %s FROM posts WHERE calendar_utc IS NULL "
     "ORDER BY created_utc IS NULL, created_utc DESC, id"

@@ -109,3 +109,30 @@ def test_format_then_parse_is_the_same_instant(moment: datetime, zone: str) -> N
 def test_a_malformed_timestamp_is_a_validation_error() -> None:
     with pytest.raises(ValueError, match="created_at"):
         Label.model_validate({"id": "l1", "name": "n", "created_at": "yesterday"})
+
+
+def test_a_time_stored_with_its_zone_reads_back_in_that_zone() -> None:
+    # 02:30 on 25 Oct 2026 happens twice in Berlin; the second one is CET (+01:00).
+    label = Label.model_validate(
+        {"id": "l1", "name": "n", "created_at": "2026-10-25T02:30:00.250000+01:00[Europe/Berlin]"}
+    )
+    moment = datetime(2026, 10, 25, 2, 30, 0, 250000, tzinfo=BERLIN, fold=1)
+    assert label.created_at == moment
+    assert label.created_at is not None
+    assert label.created_at.tzinfo == BERLIN
+    assert label.created_at.utcoffset() == timedelta(hours=1)
+
+
+def test_a_stored_fixed_offset_or_an_unknown_zone_keeps_the_instant() -> None:
+    fixed = parse_rest_datetime("2026-03-01T10:00:00+05:30[+05:30]")
+    assert fixed.utcoffset() == timedelta(hours=5, minutes=30)
+    assert fixed == datetime(2026, 3, 1, 4, 30, tzinfo=UTC)
+    unknown = parse_rest_datetime("2026-03-01T10:00:00+02:00[Mars/Olympus_Mons]")
+    assert unknown == datetime(2026, 3, 1, 8, 0, tzinfo=UTC)
+
+
+def test_brackets_without_a_timestamp_with_offset_are_refused() -> None:
+    with pytest.raises(ValueError, match="created_at"):
+        Label.model_validate({"id": "l1", "name": "n", "created_at": "2026-03-01T10:00:00[UTC]"})
+    with pytest.raises(ValueError, match="created_at"):
+        Label.model_validate({"id": "l1", "name": "n", "created_at": "soon [UTC]"})

@@ -164,7 +164,7 @@ def test_damage_met_after_a_clean_start_is_said_in_words_and_rebuilt_next_time(
     with WorkspaceCache(path) as opened:
         assert opened.checked_integrity is False  # closed cleanly: not read at open
         with pytest.raises(CacheError, match=r"damaged\. Restart Postdesk") as caught:
-            opened.posts_between(datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
+            opened.cards_between(datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
         assert "sqlite" not in str(caught.value).lower()
         assert opened.damage_seen
     with WorkspaceCache(path) as next_start:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.calendar.post_card import PostCard
 from app.models import Post
 from app.store import CacheError, WorkspaceCache
 from app.store.schema import SCHEMA_VERSION, migrate, schema_version
@@ -26,8 +27,8 @@ def cache(tmp_path: Path) -> Iterator[WorkspaceCache]:
         yield opened
 
 
-def ids(posts: list[Post]) -> list[str]:
-    return [post.id for post in posts]
+def ids(cards: list[PostCard]) -> list[str]:
+    return [card.id for card in cards]
 
 
 # -- round trip ------------------------------------------------------------------------------
@@ -138,6 +139,74 @@ def test_round_trip_property(
     assert cache.post("p") == post
 
 
+def test_text_that_looks_like_a_stored_time_stays_text(cache: WorkspaceCache) -> None:
+    looks_stored = "2026-10-25T02:30:00+01:00[Europe/Berlin]"
+    post = Post.model_validate(
+        {**raw_post("p", content=looks_stored), "note": looks_stored, "tags": [looks_stored]}
+    )
+
+    cache.upsert_post(post)
+    stored = cache.post("p")
+
+    assert stored == post
+    assert stored is not None
+    assert stored.content == looks_stored
+    assert stored.model_extra == {"note": looks_stored, "tags": [looks_stored]}
+
+
+def test_label_and_account_times_keep_their_zone(cache: WorkspaceCache) -> None:
+    label = make_label("l1").model_copy(
+        update={"created_at": datetime(2026, 10, 25, 2, 30, fold=1, tzinfo=BERLIN)}
+    )
+    account = make_account("a1", connected_at="2026-03-01 10:00:00")
+    post = make_post("p", label_ids=("l1",)).model_copy(update={"labels": [label]})
+    cache.store_full_refresh([account], [label], [post])
+
+    assert cache.labels() == [label]
+    assert cache.accounts() == [account]
+    stored = cache.post("p")
+    assert stored is not None
+    assert stored.labels[0].created_at == label.created_at
+    assert stored.labels[0].created_at is not None
+    assert stored.labels[0].created_at.utcoffset() == timedelta(hours=1)
+
+
+def test_a_body_stored_by_the_previous_version_reads_back(cache: WorkspaceCache) -> None:
+    # The text the previous version wrote (its reader walked the JSON tree to revive the
+    # times); the format is unchanged, only the reading moved into the models.
+    cache.upsert_post(make_post("p"))
+    body = (
+        '{"content":"Hello","created_at":"2026-01-05T08:00:00+00:00[+00:00]","id":"p",'
+        '"labels":[],"media":[],"platforms":[],"published_at":null,'
+        '"schedule_mode":null,"scheduled_at":"2026-03-29T03:00:00+02:00[Europe/Berlin]",'
+        '"status":"scheduled","updated_at":"2026-01-05T08:00:00.500000+00:00[+00:00]"}'
+    )
+    with sqlite3.connect(cache.path) as db:
+        db.execute("UPDATE posts SET body = ? WHERE id = 'p'", (body,))
+
+    stored = cache.post("p")
+
+    assert stored is not None
+    assert stored.scheduled_at == datetime(2026, 3, 29, 3, 0, tzinfo=BERLIN)
+    assert stored.scheduled_at is not None
+    assert stored.scheduled_at.tzinfo == BERLIN
+    assert stored.updated_at == datetime(2026, 1, 5, 8, 0, 0, 500000, tzinfo=UTC)
+    assert stored.published_at is None
+    assert "published_at" in stored.model_fields_set
+
+
+def test_whole_posts_are_read_by_id_in_the_order_asked(cache: WorkspaceCache) -> None:
+    posts = [make_post(f"p{number:04d}") for number in range(1200)]  # more than one query
+    cache.replace_all_posts(posts)
+    wanted = [post.id for post in reversed(posts)] + ["missing", posts[0].id]
+
+    read = cache.posts(wanted)
+
+    assert [post.id for post in read] == [post.id for post in reversed(posts)]
+    assert read == list(reversed(posts))
+    assert cache.posts([]) == []
+
+
 # -- calendar queries ------------------------------------------------------------------------
 
 
@@ -154,10 +223,10 @@ def test_month_query_across_the_spring_dst_change_in_berlin(cache: WorkspaceCach
     cache.replace_all_posts(
         [make_post(name, scheduled_at=text, server_tz=BERLIN) for name, text in times.items()]
     )
-    march = cache.posts_between(
+    march = cache.cards_between(
         datetime(2026, 3, 1, tzinfo=BERLIN), datetime(2026, 4, 1, tzinfo=BERLIN)
     )
-    dst_day = cache.posts_between(
+    dst_day = cache.cards_between(
         datetime(2026, 3, 29, tzinfo=BERLIN), datetime(2026, 3, 30, tzinfo=BERLIN)
     )
 
@@ -180,12 +249,12 @@ def test_query_bounds_may_be_in_any_zone(cache: WorkspaceCache) -> None:
 
     tokyo = ZoneInfo("Asia/Tokyo")
     assert ids(
-        cache.posts_between(
+        cache.cards_between(
             datetime(2026, 3, 10, 18, tzinfo=tokyo), datetime(2026, 3, 10, 19, tzinfo=tokyo)
         )
     ) == ["p"]
     assert (
-        cache.posts_between(
+        cache.cards_between(
             datetime(2026, 3, 10, 9, 0, 1, tzinfo=UTC), datetime(2026, 3, 11, tzinfo=UTC)
         )
         == []
@@ -194,7 +263,7 @@ def test_query_bounds_may_be_in_any_zone(cache: WorkspaceCache) -> None:
 
 def test_naive_bounds_are_refused(cache: WorkspaceCache) -> None:
     with pytest.raises(ValueError, match="aware"):
-        cache.posts_between(datetime(2026, 3, 1), datetime(2026, 4, 1))
+        cache.cards_between(datetime(2026, 3, 1), datetime(2026, 4, 1))
 
 
 def test_filters_by_account_label_and_status(cache: WorkspaceCache) -> None:
@@ -207,11 +276,11 @@ def test_filters_by_account_label_and_status(cache: WorkspaceCache) -> None:
     )
     start, end = datetime(2026, 3, 1, tzinfo=UTC), datetime(2026, 4, 1, tzinfo=UTC)
 
-    assert ids(cache.posts_between(start, end, account_ids=["acc-2"])) == ["b", "c"]
-    assert ids(cache.posts_between(start, end, label_ids=["news"])) == ["b"]
-    assert ids(cache.posts_between(start, end, statuses=["failed", "draft"])) == ["c"]
-    assert ids(cache.posts_between(start, end, account_ids=["acc-2"], label_ids=["promo"])) == ["b"]
-    assert cache.posts_between(start, end, account_ids=[]) == []
+    assert ids(cache.cards_between(start, end, account_ids=["acc-2"])) == ["b", "c"]
+    assert ids(cache.cards_between(start, end, label_ids=["news"])) == ["b"]
+    assert ids(cache.cards_between(start, end, statuses=["failed", "draft"])) == ["c"]
+    assert ids(cache.cards_between(start, end, account_ids=["acc-2"], label_ids=["promo"])) == ["b"]
+    assert cache.cards_between(start, end, account_ids=[]) == []
 
 
 def test_unscheduled_drafts_and_posts_published_without_a_schedule(cache: WorkspaceCache) -> None:
@@ -226,8 +295,8 @@ def test_unscheduled_drafts_and_posts_published_without_a_schedule(cache: Worksp
     )
     cache.replace_all_posts([published_now, older_draft, newer_draft, make_post("s")])
 
-    assert ids(cache.unscheduled_drafts()) == ["d2", "d1"]
-    march = cache.posts_between(datetime(2026, 3, 1, tzinfo=UTC), datetime(2026, 4, 1, tzinfo=UTC))
+    assert ids(cache.unscheduled_cards()) == ["d2", "d1"]
+    march = cache.cards_between(datetime(2026, 3, 1, tzinfo=UTC), datetime(2026, 4, 1, tzinfo=UTC))
     assert ids(march) == ["now", "s"]
 
 
@@ -253,9 +322,9 @@ def test_replace_all_rewrites_the_filter_columns(cache: WorkspaceCache) -> None:
     cache.replace_all_posts([make_post("a", account_id="acc-2", label_ids=("new",))])
     start, end = datetime(2026, 3, 1, tzinfo=UTC), datetime(2026, 4, 1, tzinfo=UTC)
 
-    assert cache.posts_between(start, end, account_ids=["acc-1"]) == []
-    assert cache.posts_between(start, end, label_ids=["old"]) == []
-    assert ids(cache.posts_between(start, end, account_ids=["acc-2"], label_ids=["new"])) == ["a"]
+    assert cache.cards_between(start, end, account_ids=["acc-1"]) == []
+    assert cache.cards_between(start, end, label_ids=["old"]) == []
+    assert ids(cache.cards_between(start, end, account_ids=["acc-2"], label_ids=["new"])) == ["a"]
 
 
 def test_a_post_listed_twice_is_stored_once(cache: WorkspaceCache) -> None:

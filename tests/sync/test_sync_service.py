@@ -111,7 +111,7 @@ async def test_full_refresh_stores_every_post_account_and_label(
         assert await service.full_refresh() is True
         total = (await client.posts.page(1)).meta.total
         server_accounts = await client.accounts.list()
-        some_post = await client.posts.get(cache.unscheduled_drafts()[0].id)
+        some_post = await client.posts.get(cache.unscheduled_cards()[0].id)
 
     assert total == 300
     assert cache.count_posts() == total

@@ -31,6 +31,9 @@ from ui.shell.status import connection_text, last_sync_text, utc_now
 if TYPE_CHECKING:
     from app.sync.state import SyncState
 
+MENU_ORDER = ("File", "View", "Go", "Post", "Workspace", "Help")
+"""The menu bar's menus, made with the window (empty) so that it paints at its final size;
+the action registry fills them once the rest of the app has loaded."""
 CLOCK_TICK_MS = 15_000
 """How often "Synced N min ago" is rewritten (the text changes once a minute at most)."""
 TOAST_MARGIN = 16
@@ -97,6 +100,10 @@ class MainWindow(QMainWindow):
         row.addWidget(self.sidebar)
         row.addWidget(self.page_area, 1)
         self.setCentralWidget(body)
+
+        bar = self.menuBar()
+        for name in MENU_ORDER:
+            bar.addMenu(f"&{name}").setObjectName(f"menu{name}")
 
         self.workspace_label = QLabel("No workspace")
         self.connection_label = QLabel("Connecting…")

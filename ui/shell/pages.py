@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
 from app.store import CacheError, WorkspaceCache
-from ui.calendar import CalendarPage, InMemoryCalendarSource
+from ui.calendar import CalendarPage
 from ui.messages import Level, Message, MessageBridge, message_for_error
 from ui.panels.accounts import AccountsPanel
 from ui.shell.keys import page_specs
@@ -36,16 +36,16 @@ class PageWiring(QObject):
         manager: WorkspaceManager,
         registry: ActionRegistry,
         messages: MessageBridge,
+        calendar: CalendarPage,
     ) -> None:
+        """`calendar`: the page the first frame built inside `window`."""
         super().__init__(window)
         self.window = window
         self.manager = manager
         self.registry = registry
         self.messages = messages
-        # Built inside the window: moving a styled page in afterwards restyles each of its
-        # widgets again (~18 ms for the calendar, at start).
-        self.calendar = CalendarPage(InMemoryCalendarSource([]), parent=window.pages)
-        window.set_page("calendar", self.calendar)
+        self.calendar = calendar
+        self._painted_from: WorkspaceCache | None = None
         self._accounts_panel: AccountsPanel | None = None
         window.set_page_builder("accounts", self._built(self._build_accounts_panel, "accounts"))
         for section, build in _PANEL_BUILDERS.items():
@@ -54,6 +54,11 @@ class PageWiring(QObject):
         manager.cacheOpened.connect(self._on_cache_opened)
         manager.sessionChanged.connect(self._on_session_changed)
         manager.dataChanged.connect(self.paint_from_cache)
+
+    def painted_already(self, cache: WorkspaceCache | None) -> None:
+        """The calendar shows `cache` already (the first frame painted it): when that cache
+        opens, it is not read a second time."""
+        self._painted_from = cache
 
     def register_calendar_actions(self) -> None:
         self.registry.add_all(page_specs(self.calendar))
@@ -94,9 +99,11 @@ class PageWiring(QObject):
         if profile is not None:
             self.window.set_workspace_name(profile.name)
         self.window.show_sync_state(None)
+        painted, self._painted_from = self._painted_from, None
         try:
             self.window.show_saved_sync(cache.last_sync_at())
-            self.calendar.set_source(cache)  # paints the cached calendar at once
+            if cache is not painted:
+                self.calendar.set_source(cache)  # paints the cached calendar at once
             self._show_accounts()
         except CacheError as error:
             self.cache_unreadable(error)

@@ -17,8 +17,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar, QWidget
 
 from ui.action_spec import ActionSpec
+from ui.shell.main_window import MENU_ORDER as MENU_ORDER
 
-MENU_ORDER = ("File", "View", "Go", "Post", "Workspace", "Help")
 WINDOW = "window"
 FOCUS_KEYS = frozenset({"Return", "Enter"})
 """Keys focused controls use themselves (a line edit's Enter): such a page shortcut is bound to
@@ -154,10 +154,10 @@ class ActionRegistry(QObject):
 
     # -- menus ---
     def build_menus(self, bar: QMenuBar) -> dict[str, QMenu]:
-        """File, View, Go, Post, Workspace, Help, in that order; enabled states are refreshed
-        each time a menu opens."""
+        """File, View, Go, Post, Workspace, Help, in that order (the window's own, when it made
+        them already); enabled states are refreshed each time a menu opens."""
         for name in MENU_ORDER:
-            menu = bar.addMenu(f"&{name}")
+            menu = bar.findChild(QMenu, f"menu{name}") or bar.addMenu(f"&{name}")
             menu.setObjectName(f"menu{name}")
             self._menus[name] = menu
             menu.aboutToShow.connect(lambda n=name: self._menu_opening(n))

@@ -19,8 +19,9 @@ from app.workspaces.profiles import (
     ProfileStore,
 )
 from ui.messages import Level, Message, MessageBridge
+from ui.shell.first_workspace import DEMO_PROFILE, is_saved_profile
 from ui.tasks import TaskGroup
-from ui.workspace_manager import DEMO_PROFILE, KeyNeeded, WorkspaceManager, is_saved_profile
+from ui.workspace_manager import KeyNeeded, WorkspaceManager
 
 if TYPE_CHECKING:
     from app.workspaces.key_vault import KeyVault

@@ -76,7 +76,7 @@ def test_first_sync_fills_the_calendar_and_accounts(
         assert len(platforms) == 14, "the demo has accounts on all 14 networks"
         assert app.accounts_panel.model.rowCount() == len(app.cache.accounts())
         start, end = app.calendar.visible_range()
-        assert app.cache.posts_between(start, end), "the demo has posts around today"
+        assert app.cache.cards_between(start, end), "the demo has posts around today"
         assert app.window.connection_label.text() == "Online"
         assert app.window.sync_label.text() == "Synced just now"
         assert await stopped(app, task) == 0
