@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import datetime, tzinfo
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -45,6 +46,34 @@ def _differs(zone: tzinfo, local: tzinfo) -> bool:
     return now.utcoffset() != now.astimezone(zone).utcoffset()
 
 
+class TickList(QListWidget):
+    """A click anywhere on an account's row ticks it, not only on the small box.
+
+    The state is compared across the click: when Qt already toggled the box (a click on it),
+    the row is left alone, so a click never counts twice."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._pressed: tuple[QListWidgetItem, Qt.CheckState] | None = None
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        item = self.itemAt(event.position().toPoint())
+        self._pressed = (item, item.checkState()) if item is not None else None
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        pressed, self._pressed = self._pressed, None
+        if pressed is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        item, before = pressed
+        if self.itemAt(event.position().toPoint()) is not item:
+            return
+        if item.flags() & Qt.ItemFlag.ItemIsUserCheckable and item.checkState() == before:
+            ticked = before != Qt.CheckState.Checked
+            item.setCheckState(Qt.CheckState.Checked if ticked else Qt.CheckState.Unchecked)
+
+
 class DestinationPicker(QWidget):
     chosenChanged = Signal(list)  # [(account_id, platform)]
 
@@ -63,7 +92,7 @@ class DestinationPicker(QWidget):
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(title, 1)
         head.addWidget(self.recent_button)
-        self.list = QListWidget()
+        self.list = TickList()
         self.list.setObjectName("destinationList")
         self.list.itemChanged.connect(self._item_changed)
         self.empty = QLabel("No accounts yet. They appear after the first sync.")

@@ -71,6 +71,15 @@ class DraftsPanel(QWidget):
         )
         self.delete_button = QPushButton("Delete")
         self.delete_button.clicked.connect(lambda: self._with_current(self.deleteRequested.emit))
+        for button in (
+            self.new_button,
+            self.open_button,
+            self.rename_button,
+            self.duplicate_button,
+            self.delete_button,
+        ):
+            # The column may be narrow (1024 px window): it widens rather than cut a label.
+            button.setMinimumWidth(button.sizeHint().width())
         row1 = QHBoxLayout()
         row1.setContentsMargins(0, 0, 0, 0)
         for button in (self.new_button, self.open_button, self.rename_button):

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -106,6 +107,8 @@ class MediaStrip(QWidget):
         self.alt.textEdited.connect(self._alt_edited)
         self.hint = QLabel("Drop pictures or videos here")
         self.hint.setStyleSheet("color: palette(mid);")
+        # The hint gives way in a narrow window; the buttons beside it keep their whole labels.
+        self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.error = ErrorLabel()
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)

@@ -60,7 +60,8 @@ class OutboxPanel(QWidget):
         self.draft_button = QPushButton("Send as draft")
         self.draft_button.setToolTip("Create it as a draft without a time")
         self.draft_button.clicked.connect(lambda: self._emit(self.sendAsDraftRequested))
-        self.anyway_button = QPushButton("Schedule in 1 hour")
+        self.anyway_button = QPushButton("In 1 hour")  # the long label was cut to ":hedule in 1 ho"
+        self.anyway_button.setToolTip("Schedule it for one hour from now (its time has passed)")
         self.anyway_button.clicked.connect(lambda: self._emit(self.sendAnywayRequested))
         self.discard_button = QPushButton("Remove")
         self.discard_button.clicked.connect(lambda: self._emit(self.discardRequested))

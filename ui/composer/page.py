@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -45,6 +46,7 @@ from ui.composer.drafts_panel import DraftsPanel
 from ui.composer.editors import DestinationTab, SharedEditor, TextEditor
 from ui.composer.field_errors import ErrorLabel, FieldErrors
 from ui.composer.outbox_panel import OutboxPanel
+from ui.composer.preview_folding import PreviewFolding
 from ui.composer.preview_pane import PreviewPane
 from ui.composer.recent_sets import RecentSets, recent_sets_path
 from ui.composer.schedule_bar import ScheduleBar
@@ -97,8 +99,8 @@ class ComposerPage(QWidget):
         left.addWidget(self.drafts)
         left.addWidget(self.outbox_panel)
         left.setSizes([420, 260])
-        left.setMinimumWidth(200)
-        left.setMaximumWidth(300)
+        left.setMinimumWidth(230)  # two buttons a row, whole labels
+        left.setMaximumWidth(320)
 
         self.picker = DestinationPicker(self.local_tz)
         self.picker.recent_provider = lambda: self.recent.sets()
@@ -143,6 +145,8 @@ class ComposerPage(QWidget):
         preview_layout.addWidget(preview_title)
         preview_layout.addWidget(self.preview, 1)
         preview_box.setMinimumWidth(230)
+        self.preview_folding = PreviewFolding(preview_box, self)
+        self.tabs.setCornerWidget(self.preview_folding.toggle, Qt.Corner.TopRightCorner)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
@@ -199,6 +203,10 @@ class ComposerPage(QWidget):
         self._refresh_drafts()
         self._refresh_outbox()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.preview_folding.fit(self.width())
+
     def action_specs(self) -> list[ActionSpec]:
         return [
             ActionSpec(
@@ -210,6 +218,15 @@ class ComposerPage(QWidget):
                 scope="compose",
                 enabled=lambda: self.schedule.send.isEnabled(),
                 help="Save, schedule, queue or publish, as chosen under the editor",
+            ),
+            ActionSpec(
+                "compose.preview",
+                "Show / hide the preview",
+                self.preview_folding.flip,
+                shortcut="Ctrl+Alt+P",
+                menu="View",
+                scope="compose",
+                help="The preview column folds away by itself in a narrow window",
             ),
             ActionSpec(
                 "compose.signature",

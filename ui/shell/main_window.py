@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QPaintEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QPaintEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -34,10 +34,36 @@ if TYPE_CHECKING:
 MENU_ORDER = ("File", "View", "Go", "Post", "Workspace", "Help")
 """The menu bar's menus, made with the window (empty) so that it paints at its final size;
 the action registry fills them once the rest of the app has loaded."""
+PREFERRED_SIZE = (1360, 860)
+MINIMUM_SIZE = (1024, 640)
+WINDOW_FRAME_ALLOWANCE = 48
+"""Room left for the window manager's title bar and borders, not known before the first show."""
 CLOCK_TICK_MS = 15_000
 """How often "Synced N min ago" is rewritten (the text changes once a minute at most)."""
 TOAST_MARGIN = 16
 TOAST_MAX_WIDTH = 760
+
+
+def fitted_size(preferred: tuple[int, int], available: tuple[int, int] | None) -> tuple[int, int]:
+    """The preferred window size, made smaller (never below the minimum) so that the whole
+    window, title bar included, fits a smaller screen such as a 1366x768 laptop's."""
+    if available is None:
+        return preferred
+    width = min(preferred[0], available[0])
+    height = min(preferred[1], available[1] - WINDOW_FRAME_ALLOWANCE)
+    return max(width, MINIMUM_SIZE[0]), max(height, MINIMUM_SIZE[1])
+
+
+def _available_area() -> tuple[int, int] | None:
+    # The offscreen platform's pretend 800x600 screen would shrink screenshots and tests to the
+    # minimum size: there is no screen to fit there.
+    if QGuiApplication.platformName() == "offscreen":
+        return None
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return None
+    area = screen.availableGeometry()
+    return area.width(), area.height()
 
 
 class Sidebar(QListWidget):
@@ -61,8 +87,8 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Postdesk")
-        self.resize(1360, 860)
-        self.setMinimumSize(1024, 640)
+        self.resize(*fitted_size(PREFERRED_SIZE, _available_area()))
+        self.setMinimumSize(*MINIMUM_SIZE)
         self.messages = messages
         self.clock = clock
         self.painted = False
