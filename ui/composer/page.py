@@ -203,6 +203,10 @@ class ComposerPage(QWidget):
         self._refresh_drafts()
         self._refresh_outbox()
 
+    def keep_clear(self) -> list[QWidget]:
+        """What the window's messages must never cover: the send button and its choices."""
+        return [self.schedule]
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.preview_folding.fit(self.width())

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QPaintEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -186,6 +186,7 @@ class MainWindow(QMainWindow):
         if row >= 0:
             self.page(SECTIONS[row])
         self.pages.setCurrentIndex(row)
+        self._place_banner()  # the new page may keep another part of the window clear
         if row >= 0:
             self.sectionChanged.emit(SECTIONS[row])
 
@@ -252,8 +253,24 @@ class MainWindow(QMainWindow):
             height = banner.sizeHint().height()
         x = area.left() + (area.width() - width) // 2
         y = area.bottom() - height - TOAST_MARGIN
+        if self._covers_kept_clear(QRect(x, y, width, height)):
+            y = area.top() + TOAST_MARGIN  # e.g. the composer's send button is at the bottom
         banner.setGeometry(x, y, width, height)
         banner.raise_()
+
+    def _covers_kept_clear(self, toast: QRect) -> bool:
+        """Whether the toast would hide a control the current page asks to keep in sight
+        (`keep_clear() -> list[QWidget]` on the page)."""
+        page = self.pages.currentWidget()
+        keep_clear = getattr(page, "keep_clear", None)
+        if keep_clear is None:
+            return False
+        for widget in keep_clear():
+            if widget.isVisible():
+                corner = widget.mapTo(self.page_area, QPoint(0, 0))
+                if toast.intersects(QRect(corner, widget.size())):
+                    return True
+        return False
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.page_area and event.type() == QEvent.Type.Resize:

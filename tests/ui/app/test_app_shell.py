@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -130,6 +130,38 @@ def test_a_message_does_not_move_the_calendar_buttons(
         app.window.banner.dismiss()
         await asyncio.sleep(0.05)
         assert week.mapToGlobal(QPoint(0, 0)) == before
+        app.window.close()
+        assert await asyncio.wait_for(task, 10) == 0
+
+    runner.run(scenario())
+
+
+def test_a_message_never_covers_the_composers_send_button(
+    qapp: QApplication,
+    runner: LoopRunner,
+    demo_sandbox: SandboxServer,
+    api_key: str,  # noqa: F811
+) -> None:
+    async def scenario() -> None:
+        app = Application(qapp, options(demo_sandbox.base_url))
+        task = await started(app)
+        app.window.resize(1024, 640)
+        app.window.show_section("compose")
+        await asyncio.sleep(0.05)
+        send = app.window.page("compose").schedule.send  # type: ignore[attr-defined]
+        message = "The server refused the post. " * 6  # long: a tall, sticky toast
+        app.messages.post(Message(message, Level.ERROR, hint="Fix it and send again."))
+        await asyncio.sleep(0.05)
+        banner = app.window.banner
+        assert banner.isVisible()
+        send_rect = QRect(send.mapTo(app.window, QPoint(0, 0)), send.size())
+        banner_rect = QRect(banner.mapTo(app.window, QPoint(0, 0)), banner.size())
+        assert not banner_rect.intersects(send_rect)
+        app.window.show_section("calendar")  # the calendar keeps its messages at the bottom
+        await asyncio.sleep(0.05)
+        bottom = app.window.page_area.height() - banner.geometry().bottom()
+        assert bottom < 40, "on the calendar the toast sits at the bottom"
+        banner.dismiss()
         app.window.close()
         assert await asyncio.wait_for(task, 10) == 0
 

@@ -8,7 +8,6 @@ from pytestqt.qtbot import QtBot
 
 from ui.composer.preview_folding import NARROW_PAGE_WIDTH, PreviewFolding
 
-
 HOSTS: list[QWidget] = []
 
 
@@ -24,9 +23,11 @@ def folding(qtbot: QtBot) -> tuple[QWidget, PreviewFolding]:
 def test_narrow_folds_wide_unfolds(qtbot: QtBot) -> None:
     preview, fold = folding(qtbot)
     fold.fit(NARROW_PAGE_WIDTH - 1)
-    assert fold.folded and not preview.isVisible()
+    assert fold.folded
+    assert not preview.isVisible()
     fold.fit(NARROW_PAGE_WIDTH)
-    assert not fold.folded and preview.isVisible()
+    assert not fold.folded
+    assert preview.isVisible()
 
 
 def test_the_users_choice_is_kept_until_the_threshold_is_crossed(qtbot: QtBot) -> None:
