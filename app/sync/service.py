@@ -13,7 +13,8 @@
   or a subscription is needed.
 - Pages are validated and encoded for the cache on the refresh's own worker thread
   (`PageWorker`), a page at a time; the event loop (the GUI thread) only awaits them. The worker
-  ends with the refresh, cancelled ones included.
+  ends with the refresh, cancelled ones included. While a refresh runs, the GIL switch interval
+  is shortened (`gil_handoff`), so the GUI thread never waits long for it.
 - Items of a list that do not match the spec are left out and reported in
   `SyncState.unreadable`; their cached copies (if any) are kept, not deleted.
 - A failing `on_state`/`on_changed` callback is logged and never ends `run_forever`.
@@ -36,6 +37,7 @@ from app.api.retry import Clock
 from app.models import Label, Page, Post, SocialAccountSummary, UnreadableItem
 from app.store import CacheError, WorkspaceCache
 from app.store.post_codec import PostRow, encode_posts
+from app.sync import gil_handoff
 from app.sync.page_worker import PageWorker
 from app.sync.state import (
     NOTHING_SAVED_YET,
@@ -103,59 +105,65 @@ class SyncService:
     async def full_refresh(self) -> bool:
         """Accounts + labels + all posts. Returns False (and reports why) when it failed; the
         cache then still holds the last good data."""
+        # The GUI thread gets the GIL back quickly while the worker and the writer are busy.
         async with self._lock:
-            self._set_state(
-                SyncState(
-                    "syncing",
-                    "Refreshing posts…",
-                    last_sync_at=self._state.last_sync_at,
-                    unreadable=self._state.unreadable,
+            with gil_handoff.quick_handoff():
+                self._set_state(
+                    SyncState(
+                        "syncing",
+                        "Refreshing posts…",
+                        last_sync_at=self._state.last_sync_at,
+                        unreadable=self._state.unreadable,
+                    )
                 )
-            )
-            mark = self._cache.begin_refresh()
-            self._unreadable = []
-            try:
-                async with PageWorker() as worker:
-                    accounts, labels, posts = await self._read_everything(worker)
-                changed = await self._cache.store_full_refresh_async(
-                    accounts, labels, posts, since=mark, keep=self._unreadable_ids()
-                )
-            except Exception as exc:
-                self._failed(exc)
-                return False
-            self._succeeded(changed)
-            return True
+                mark = self._cache.begin_refresh()
+                self._unreadable = []
+                try:
+                    async with PageWorker() as worker:
+                        accounts, labels, posts = await self._read_everything(worker)
+                    changed = await self._cache.store_full_refresh_async(
+                        accounts, labels, posts, since=mark, keep=self._unreadable_ids()
+                    )
+                except Exception as exc:
+                    self._failed(exc)
+                    return False
+                self._succeeded(changed)
+                return True
 
     async def light_refresh(self) -> bool:
         """The first `light_pages` pages of posts: picks up new, edited and deleted posts of the
         furthest-out schedule quickly. Older changes wait for the next full refresh."""
+        # The GUI thread gets the GIL back quickly while the worker and the writer are busy.
         async with self._lock:
-            mark = self._cache.begin_refresh()
-            self._unreadable = []
-            try:
-                async with PageWorker() as worker:
-                    pages = await self._read_first_pages(worker)
-                    window = [post for page in pages for post in page.data]
-                    # The window sees only the newest pages: what was unreadable further down
-                    # stays reported until a full refresh reads it again.
-                    read = {post.id for post in window}
-                    earlier = [item for item in self._state.unreadable if item.id not in read]
-                    self._unreadable = [i for page in pages for i in page.unreadable] + earlier
-                    reached_end, prune = _reached_end(pages), _read_consistently(pages)
-                    checked = await self._check_misses(worker, window, reached_end) if prune else []
-                changed = await self._cache.merge_first_pages_async(
-                    window,
-                    reached_end=reached_end,
-                    prune=prune,
-                    since=mark,
-                    checked=checked,
-                    keep=self._unreadable_ids(),
-                )
-            except Exception as exc:
-                self._failed(exc)
-                return False
-            self._succeeded(changed)
-            return True
+            with gil_handoff.quick_handoff():
+                mark = self._cache.begin_refresh()
+                self._unreadable = []
+                try:
+                    async with PageWorker() as worker:
+                        pages = await self._read_first_pages(worker)
+                        window = [post for page in pages for post in page.data]
+                        # The window sees only the newest pages: what was unreadable further down
+                        # stays reported until a full refresh reads it again.
+                        read = {post.id for post in window}
+                        earlier = [item for item in self._state.unreadable if item.id not in read]
+                        self._unreadable = [i for page in pages for i in page.unreadable] + earlier
+                        reached_end, prune = _reached_end(pages), _read_consistently(pages)
+                        checked = (
+                            await self._check_misses(worker, window, reached_end) if prune else []
+                        )
+                    changed = await self._cache.merge_first_pages_async(
+                        window,
+                        reached_end=reached_end,
+                        prune=prune,
+                        since=mark,
+                        checked=checked,
+                        keep=self._unreadable_ids(),
+                    )
+                except Exception as exc:
+                    self._failed(exc)
+                    return False
+                self._succeeded(changed)
+                return True
 
     async def _check_misses(
         self, worker: PageWorker, window: list[Post], reached_end: bool
