@@ -20,6 +20,7 @@ Rules (DESIGN.md: `POST /posts/batch` is not idempotent):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from app.models.posts import Post
 from app.store.local_store import LocalStoreError
 from app.sync.outbox import Outbox, OutboxEntry, OutboxState
 from app.sync.outbox_reconcile import DEFAULT_SKEW, reconcile
+from app.sync.page_worker import PageWorker
 
 log = logging.getLogger("app.sync.outbox")
 
@@ -304,10 +306,14 @@ class OutboxSender:
         for _ in range(_LIST_ATTEMPTS):
             totals: set[int | None] = set()
             posts: dict[str, Post] = {}
-            async for page in self.client.posts.iter_pages(concurrency=4):
-                totals.add(page.meta.total)
-                for post in page.data:
-                    posts.setdefault(post.id, post)
+            # Parsed on a worker thread, as the sync does: the window stays responsive.
+            async with PageWorker() as worker:
+                pages = self.client.posts.iter_pages(concurrency=4, offload=worker.run)
+                async with contextlib.aclosing(pages):
+                    async for page in pages:
+                        totals.add(page.meta.total)
+                        for post in page.data:
+                            posts.setdefault(post.id, post)
             if len(totals) <= 1:
                 return list(posts.values())
         raise e.ApiError(

@@ -15,8 +15,13 @@ from app.api import resource
 from app.api.client import ApiClient
 from app.sandbox.harness import SandboxServer
 from app.store import WorkspaceCache
+from app.store.local_store import LocalStore
 from app.sync import SyncService, service
+from app.sync.outbox import Outbox, OutboxState
+from app.sync.outbox_sender import OutboxSender
 from app.sync.page_worker import THREAD_NAME, PageWorker
+from tests.api.helpers import sandbox_client
+from tests.sync.test_outbox import batch
 from tests.sync.test_sync_service import FAST, add_posts, eventually
 
 
@@ -115,3 +120,36 @@ async def test_a_closed_worker_refuses_new_jobs_and_drops_queued_ones() -> None:
         await queued
     with pytest.raises(RuntimeError):
         await worker.run(lambda: None)
+
+
+@pytest.mark.asyncio
+async def test_reconciling_the_outbox_reads_the_list_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: list[int] = []
+    original_validate = resource.validate
+
+    def observed_validate(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("what") == "GET /posts":
+            threads.append(threading.get_ident())
+        return original_validate(*args, **kwargs)
+
+    monkeypatch.setattr(resource, "validate", observed_validate)
+    store = LocalStore.open(tmp_path / "ws.local.sqlite3")
+    try:
+        with SandboxServer(tmp_path / "lost.db", fail_after_commit=1.0) as server:
+            add_posts(server, scheduled=40)
+            outbox = Outbox(store)
+            entry = await outbox.enqueue(batch(server, "Answer lost"))
+            async with sandbox_client(server) as client:
+                sender = OutboxSender(outbox, client, settle_seconds=0)
+                assert (await sender.send_pending()).unknown == [entry.id]
+                await sender.send_pending()  # reconciles: reads the whole list
+            found = outbox.get(entry.id)
+            assert found is not None
+            assert found.state is OutboxState.SENT
+    finally:
+        store.close()
+    assert len(threads) >= 3  # 42 posts: 3 pages
+    assert threading.get_ident() not in threads
+    assert parse_threads() == []
