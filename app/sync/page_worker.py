@@ -19,6 +19,8 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TypeVar
 
+from app.sync.gc_on_loop import collect_if_due
+
 T = TypeVar("T")
 
 THREAD_NAME = "sync-parse"
@@ -58,7 +60,10 @@ class PageWorker:
         future = self._executor.submit(self._tracked, job)
         self._jobs.add(future)
         future.add_done_callback(self._jobs.discard)
-        return await asyncio.wrap_future(future)
+        try:
+            return await asyncio.wrap_future(future)
+        finally:
+            collect_if_due()  # here, on the loop's thread (see gc_on_loop)
 
     def _tracked(self, job: Callable[[], T]) -> T:
         self.thread_ids.add(threading.get_ident())

@@ -14,7 +14,8 @@
 - Pages are validated and encoded for the cache on the refresh's own worker thread
   (`PageWorker`), a page at a time; the event loop (the GUI thread) only awaits them. The worker
   ends with the refresh, cancelled ones included. While a refresh runs, the GIL switch interval
-  is shortened (`gil_handoff`), so the GUI thread never waits long for it.
+  is shortened (`gil_handoff`), so the GUI thread never waits long for it, and the garbage
+  collector runs on the event loop's thread only (`gc_on_loop`).
 - Items of a list that do not match the spec are left out and reported in
   `SyncState.unreadable`; their cached copies (if any) are kept, not deleted.
 - A failing `on_state`/`on_changed` callback is logged and never ends `run_forever`.
@@ -37,7 +38,7 @@ from app.api.retry import Clock
 from app.models import Label, Page, Post, SocialAccountSummary, UnreadableItem
 from app.store import CacheError, WorkspaceCache
 from app.store.post_codec import PostRow, encode_posts
-from app.sync import gil_handoff
+from app.sync import gc_on_loop, gil_handoff
 from app.sync.page_worker import PageWorker
 from app.sync.state import (
     NOTHING_SAVED_YET,
@@ -105,9 +106,10 @@ class SyncService:
     async def full_refresh(self) -> bool:
         """Accounts + labels + all posts. Returns False (and reports why) when it failed; the
         cache then still holds the last good data."""
-        # The GUI thread gets the GIL back quickly while the worker and the writer are busy.
+        # The GUI thread gets the GIL back quickly while the worker and the writer are busy, and
+        # collections happen on it, between jobs.
         async with self._lock:
-            with gil_handoff.quick_handoff():
+            with gil_handoff.quick_handoff(), gc_on_loop.collections_on_loop():
                 self._set_state(
                     SyncState(
                         "syncing",
@@ -133,9 +135,10 @@ class SyncService:
     async def light_refresh(self) -> bool:
         """The first `light_pages` pages of posts: picks up new, edited and deleted posts of the
         furthest-out schedule quickly. Older changes wait for the next full refresh."""
-        # The GUI thread gets the GIL back quickly while the worker and the writer are busy.
+        # The GUI thread gets the GIL back quickly while the worker and the writer are busy, and
+        # collections happen on it, between jobs.
         async with self._lock:
-            with gil_handoff.quick_handoff():
+            with gil_handoff.quick_handoff(), gc_on_loop.collections_on_loop():
                 mark = self._cache.begin_refresh()
                 self._unreadable = []
                 try:
