@@ -263,6 +263,9 @@ async def app_actions_during_sync(
             assert session.state is not None
             assert session.state.phase == "syncing", session.state
             calendar = app.calendar
+            # The posts move to one day: its month is shown (a user drags within the month).
+            day = datetime.now(UTC) + timedelta(days=2)
+            calendar.go_to(day.astimezone(calendar.display_tz).date())
             for name in ("show_posts", "forget_posts", "reload"):
                 setattr(calendar, name, segments.timed(f"calendar {name}", getattr(calendar, name)))
             timer.start()
@@ -270,8 +273,9 @@ async def app_actions_during_sync(
             begin = time.perf_counter()
             overlapping = 0
             for number, post_id in enumerate(post_ids):
-                when = datetime.now(UTC) + timedelta(days=2 + run_number, minutes=15 * number)
-                when = when.replace(second=0, microsecond=0)
+                when = day.replace(hour=6, minute=0, second=0, microsecond=0) + timedelta(
+                    minutes=15 * number + run_number % 4
+                )
                 calendar.rescheduleRequested.emit(post_id, when)
                 await wait_for(lambda: not session.writes.busy_keys(), "the write", poll=0.002)
                 overlapping += session.first_sync_ok is None
