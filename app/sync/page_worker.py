@@ -7,7 +7,8 @@ gets the GIL back within the interpreter's switch interval whenever it needs it.
 
 A refresh owns its worker (`async with PageWorker() as worker`). Leaving the block, by failure or
 cancellation too, drops the jobs not started yet and waits for the one running (a job cannot be
-interrupted; one page is a few ms), so nothing a refresh started outlives it.
+interrupted; one page is a few ms), so nothing a refresh started outlives it. After each job
+the awaiting side (the loop's thread) collects garbage if a collection is due (`gc_on_loop`).
 """
 
 from __future__ import annotations
