@@ -1,6 +1,11 @@
 """One connected workspace as the UI sees it: the API client, the local cache and the sync loop,
 plus the post actions with undo. Widgets talk to this object, never to HTTP.
 
+A write's answer is stored in the cache and then announced with `postsStored(posts)` (or
+`postsForgotten(post_ids)` after a delete), so views can show exactly those posts without
+reading everything again; `dataChanged` means "re-read what you show" (a sync changed the cache,
+or a change the session cannot describe post by post).
+
 Every write goes through `writes` (a WriteGate keyed by post id): a second request for a post
 whose write is still in flight is dropped, never sent. Views show busy posts from
 `writes.busyChanged`.
@@ -29,6 +34,8 @@ from ui.write_gate import WriteGate
 class WorkspaceSession(QObject):
     syncStateChanged = Signal(object)  # SyncState
     dataChanged = Signal()
+    postsStored = Signal(object)  # list[Post]: a write's answer, in the cache now
+    postsForgotten = Signal(object)  # list[str]: ids of posts a write deleted, gone from the cache
     firstSyncFinished = Signal(bool)  # True when it succeeded
 
     def __init__(
@@ -138,13 +145,15 @@ class WorkspaceSession(QObject):
             )
 
     async def _stored(self, post: Post | list[Post]) -> None:
-        """Into the cache on its writer thread: the window never waits behind a sync's write."""
-        for item in post if isinstance(post, list) else [post]:
+        """Into the cache on its writer thread (the window never waits behind a sync's write),
+        then announced: views show these posts without re-reading the cache."""
+        posts = post if isinstance(post, list) else [post]
+        for item in posts:
             if self.closed:
                 return
             await self.cache.upsert_post_async(item)
         if not self.closed:
-            self.dataChanged.emit()
+            self.postsStored.emit(posts)
 
     def reschedule(self, post_id: str, when: datetime) -> asyncio.Task[Any] | None:
         return self._write(post_id, self._reschedule(post_id, when, undoable=True))
@@ -229,7 +238,7 @@ class WorkspaceSession(QObject):
         await self.cache.delete_post_async(post_id)
         if self.closed:
             return
-        self.dataChanged.emit()
+        self.postsForgotten.emit([post_id])
         self.messages.info("Post deleted.")
 
     def post_count(self) -> int:

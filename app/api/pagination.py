@@ -9,6 +9,8 @@ retried by the transport.
 from __future__ import annotations
 
 import asyncio
+import collections
+import itertools
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -113,15 +115,24 @@ class Pages(Generic[T]):
                 page = await self._fetch_bounded(number, limit)
                 yield page
             return
-        tasks = [
-            asyncio.ensure_future(self._fetch_bounded(number, limit))
-            for number in range(2, first.last_page + 1)
-        ]
+        # A bounded window of pages fetched ahead: unbounded, every page would be fetched and
+        # parsed long before the caller consumed it, and all of them (with their thousands of
+        # models) would be alive at once, which the garbage collector walks again and again.
+        numbers = iter(range(2, first.last_page + 1))
+        del first  # like every page handed out: the caller decides how long it lives
+        ahead: collections.deque[asyncio.Future[Page[T]]] = collections.deque()
         try:
-            for task in tasks:
-                yield await task
+            while True:
+                for number in itertools.islice(numbers, concurrency - len(ahead)):
+                    ahead.append(asyncio.ensure_future(self._fetch_bounded(number, limit)))
+                if not ahead:
+                    return
+                page = await ahead[0]
+                ahead.popleft()  # a finished task would keep its page alive
+                yield page
+                del page
         finally:
-            await _cancel(tasks)
+            await _cancel(ahead)
 
     async def iter_items(self, *, concurrency: int = 1) -> AsyncIterator[T]:
         async for page in self.iter_pages(concurrency=concurrency):

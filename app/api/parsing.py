@@ -3,6 +3,10 @@
 Adapters are built once per module (building one is the expensive part). REST timestamps are read
 in the profile's server time zone, passed as validation context.
 
+`validate` is a pure function of its arguments (the adapters are safe to share between threads),
+so a caller may run it on a worker thread through an `Offload` (the sync does, page by page, to
+keep the event loop free).
+
 Lists are read item by item when they must be: one item that breaks the spec (a `null` where a
 value is promised) is left out and reported as an `UnreadableItem` (logged, and reachable as
 `.unreadable` on the returned `ItemList` or `Page`); the good items are kept. Anything wrong
@@ -12,8 +16,9 @@ outside the items (the envelope, a non-list) is still a `ProtocolError`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import tzinfo
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
@@ -27,6 +32,12 @@ T = TypeVar("T")
 log = logging.getLogger("app.api")
 
 _MAX_REPORTED = 3
+
+
+class Offload(Protocol):
+    """Runs a parsing job elsewhere (a worker thread) and awaits its result."""
+
+    def __call__(self, job: Callable[[], T], /) -> Awaitable[T]: ...
 
 
 def validate(adapter: TypeAdapter[T], data: Any, *, server_tz: tzinfo, what: str) -> T:

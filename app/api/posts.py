@@ -10,6 +10,7 @@ from pydantic import TypeAdapter
 from app.api import routes
 from app.api.errors import ApiError
 from app.api.pagination import Pages
+from app.api.parsing import Offload
 from app.api.resource import Resource
 from app.models.pagination import Page
 from app.models.posts import BatchResponse, Post
@@ -25,15 +26,19 @@ def _post_id(post: Post) -> str:
 
 
 class PostsApi(Resource):
-    def _walk(self) -> Pages[Post]:
-        return self._pages(_POST_PAGE, routes.POSTS)
+    def _walk(self, offload: Offload | None = None) -> Pages[Post]:
+        return self._pages(_POST_PAGE, routes.POSTS, offload=offload)
 
-    async def page(self, page: int = 1) -> Page[Post]:
-        """One page (15 posts, `scheduled_at` descending)."""
-        return await self._page(_POST_PAGE, routes.POSTS, page)
+    async def page(self, page: int = 1, *, offload: Offload | None = None) -> Page[Post]:
+        """One page (15 posts, `scheduled_at` descending); validated through `offload` when
+        given (a worker thread), else on the caller's thread."""
+        return await self._page(_POST_PAGE, routes.POSTS, page, offload=offload)
 
-    def iter_pages(self, *, concurrency: int = 1) -> AsyncGenerator[Page[Post], None]:
-        return self._walk().iter_pages(concurrency=concurrency)
+    def iter_pages(
+        self, *, concurrency: int = 1, offload: Offload | None = None
+    ) -> AsyncGenerator[Page[Post], None]:
+        """Every page in order; each is validated through `offload` when given."""
+        return self._walk(offload).iter_pages(concurrency=concurrency)
 
     def iter_items(self) -> AsyncIterator[Post]:
         return self._walk().iter_items()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, TypeVar
 
 from pydantic import TypeAdapter
 
 from app.api.errors import ProtocolError
 from app.api.pagination import Pages
-from app.api.parsing import validate
+from app.api.parsing import Offload, validate
 from app.api.transport import RETRY_STATUSES, Transport
 from app.models.pagination import Page
 
@@ -31,13 +32,18 @@ class Resource:
         params: dict[str, str | int] | None = None,
         body: Any = None,
         retry_statuses: frozenset[int] | None = None,
+        offload: Offload | None = None,
     ) -> T:
+        """`offload`: validate the answer there (a worker thread) instead of on the caller's."""
         data = await self._transport.request(
             method, path, params=params, json_body=body, retry_statuses=retry_statuses
         )
         if data is None:
             raise ProtocolError(f"The server's answer to {method} {path} was empty.")
-        return validate(adapter, data, server_tz=self._transport.server_tz, what=f"{method} {path}")
+        job = functools.partial(
+            validate, adapter, data, server_tz=self._transport.server_tz, what=f"{method} {path}"
+        )
+        return job() if offload is None else await offload(job)
 
     async def _send(self, method: str, path: str, *, body: Any = None) -> Any:
         """A call whose answer carries nothing we need (e.g. a 204 delete)."""
@@ -48,7 +54,13 @@ class Resource:
         return wire
 
     async def _page(
-        self, adapter: TypeAdapter[Page[T]], path: str, number: int, *, for_walk: bool = False
+        self,
+        adapter: TypeAdapter[Page[T]],
+        path: str,
+        number: int,
+        *,
+        for_walk: bool = False,
+        offload: Offload | None = None,
     ) -> Page[T]:
         return await self._call(
             adapter,
@@ -56,11 +68,14 @@ class Resource:
             path,
             params={"page": number},
             retry_statuses=_PAGE_RETRY_STATUSES if for_walk else None,
+            offload=offload,
         )
 
-    def _pages(self, adapter: TypeAdapter[Page[T]], path: str) -> Pages[T]:
+    def _pages(
+        self, adapter: TypeAdapter[Page[T]], path: str, *, offload: Offload | None = None
+    ) -> Pages[T]:
         async def fetch(number: int) -> Page[T]:
-            return await self._page(adapter, path, number, for_walk=True)
+            return await self._page(adapter, path, number, for_walk=True, offload=offload)
 
         transport = self._transport
         return Pages(

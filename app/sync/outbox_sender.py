@@ -20,6 +20,7 @@ Rules (DESIGN.md: `POST /posts/batch` is not idempotent):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,8 +32,10 @@ from app.api import errors as e
 from app.api.client import ApiClient
 from app.models.posts import Post
 from app.store.local_store import LocalStoreError
+from app.sync.gc_on_loop import collections_on_loop
 from app.sync.outbox import Outbox, OutboxEntry, OutboxState
 from app.sync.outbox_reconcile import DEFAULT_SKEW, reconcile
+from app.sync.page_worker import PageWorker
 
 log = logging.getLogger("app.sync.outbox")
 
@@ -302,18 +305,27 @@ class OutboxSender:
         """Every post, read so that none can be missed: if the list's total moved while the
         pages were read (a post deleted shifts the others up a page), read it again."""
         for _ in range(_LIST_ATTEMPTS):
-            totals: set[int | None] = set()
-            posts: dict[str, Post] = {}
-            async for page in self.client.posts.iter_pages(concurrency=4):
-                totals.add(page.meta.total)
-                for post in page.data:
-                    posts.setdefault(post.id, post)
+            posts, totals = await self._read_list_once()
             if len(totals) <= 1:
                 return list(posts.values())
         raise e.ApiError(
             "The post list kept changing while it was read.",
             hint="The check is repeated on the next pass.",
         )
+
+    async def _read_list_once(self) -> tuple[dict[str, Post], set[int | None]]:
+        totals: set[int | None] = set()
+        posts: dict[str, Post] = {}
+        # Parsed on a worker thread, as the sync does: the window stays responsive.
+        with collections_on_loop():
+            async with PageWorker() as worker:
+                pages = self.client.posts.iter_pages(concurrency=4, offload=worker.run)
+                async with contextlib.aclosing(pages):
+                    async for page in pages:
+                        totals.add(page.meta.total)
+                        for post in page.data:
+                            posts.setdefault(post.id, post)
+        return posts, totals
 
     def _stop_for(self, exc: e.ApiError, result: PassResult) -> bool:
         if isinstance(exc, e.RateLimited):

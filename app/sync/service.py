@@ -11,6 +11,11 @@
   backoff when offline or failing, after `Retry-After` when rate limited (never earlier than the
   client's rate gate allows), and only at the `full_every` pace (or when asked) when a new key
   or a subscription is needed.
+- Pages are validated and encoded for the cache on the refresh's own worker thread
+  (`PageWorker`), a page at a time; the event loop (the GUI thread) only awaits them. The worker
+  ends with the refresh, cancelled ones included. While a refresh runs, the GIL switch interval
+  is shortened (`gil_handoff`), so the GUI thread never waits long for it, and the garbage
+  collector runs on the event loop's thread only (`gc_on_loop`).
 - Items of a list that do not match the spec are left out and reported in
   `SyncState.unreadable`; their cached copies (if any) are kept, not deleted.
 - A failing `on_state`/`on_changed` callback is logged and never ends `run_forever`.
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import random
@@ -32,6 +38,8 @@ from app.api.retry import Clock
 from app.models import Label, Page, Post, SocialAccountSummary, UnreadableItem
 from app.store import CacheError, WorkspaceCache
 from app.store.post_codec import PostRow, encode_posts
+from app.sync import gc_on_loop, gil_handoff
+from app.sync.page_worker import PageWorker
 from app.sync.state import (
     NOTHING_SAVED_YET,
     SHOWING_SAVED_COPY,
@@ -98,63 +106,77 @@ class SyncService:
     async def full_refresh(self) -> bool:
         """Accounts + labels + all posts. Returns False (and reports why) when it failed; the
         cache then still holds the last good data."""
+        # The GUI thread gets the GIL back quickly while the worker and the writer are busy, and
+        # collections happen on it, between jobs.
         async with self._lock:
-            self._set_state(
-                SyncState(
-                    "syncing",
-                    "Refreshing posts…",
-                    last_sync_at=self._state.last_sync_at,
-                    unreadable=self._state.unreadable,
+            with gil_handoff.quick_handoff(), gc_on_loop.collections_on_loop():
+                self._set_state(
+                    SyncState(
+                        "syncing",
+                        "Refreshing posts…",
+                        last_sync_at=self._state.last_sync_at,
+                        unreadable=self._state.unreadable,
+                    )
                 )
-            )
-            mark = self._cache.begin_refresh()
-            self._unreadable = []
-            try:
-                accounts, labels, posts = await self._read_everything()
-                changed = await self._cache.store_full_refresh_async(
-                    accounts, labels, posts, since=mark, keep=self._unreadable_ids()
-                )
-            except Exception as exc:
-                self._failed(exc)
-                return False
-            self._succeeded(changed)
-            return True
+                mark = self._cache.begin_refresh()
+                self._unreadable = []
+                try:
+                    async with PageWorker() as worker:
+                        accounts, labels, posts = await self._read_everything(worker)
+                    changed = await self._cache.store_full_refresh_async(
+                        accounts, labels, posts, since=mark, keep=self._unreadable_ids()
+                    )
+                except Exception as exc:
+                    self._failed(exc)
+                    return False
+                self._succeeded(changed)
+                return True
 
     async def light_refresh(self) -> bool:
         """The first `light_pages` pages of posts: picks up new, edited and deleted posts of the
         furthest-out schedule quickly. Older changes wait for the next full refresh."""
+        # The GUI thread gets the GIL back quickly while the worker and the writer are busy, and
+        # collections happen on it, between jobs.
         async with self._lock:
-            mark = self._cache.begin_refresh()
-            self._unreadable = []
-            try:
-                pages = await self._read_first_pages()
-                window = [post for page in pages for post in page.data]
-                # The window sees only the newest pages: what was unreadable further down stays
-                # reported until a full refresh reads it again.
-                read = {post.id for post in window}
-                earlier = [item for item in self._state.unreadable if item.id not in read]
-                self._unreadable = [item for page in pages for item in page.unreadable] + earlier
-                reached_end, prune = _reached_end(pages), _read_consistently(pages)
-                checked = await self._check_misses(window, reached_end) if prune else []
-                changed = await self._cache.merge_first_pages_async(
-                    window,
-                    reached_end=reached_end,
-                    prune=prune,
-                    since=mark,
-                    checked=checked,
-                    keep=self._unreadable_ids(),
-                )
-            except Exception as exc:
-                self._failed(exc)
-                return False
-            self._succeeded(changed)
-            return True
+            with gil_handoff.quick_handoff(), gc_on_loop.collections_on_loop():
+                mark = self._cache.begin_refresh()
+                self._unreadable = []
+                try:
+                    async with PageWorker() as worker:
+                        pages = await self._read_first_pages(worker)
+                        window = [post for page in pages for post in page.data]
+                        # The window sees only the newest pages: what was unreadable further down
+                        # stays reported until a full refresh reads it again.
+                        read = {post.id for post in window}
+                        earlier = [item for item in self._state.unreadable if item.id not in read]
+                        self._unreadable = [i for page in pages for i in page.unreadable] + earlier
+                        reached_end, prune = _reached_end(pages), _read_consistently(pages)
+                        checked = (
+                            await self._check_misses(worker, window, reached_end) if prune else []
+                        )
+                    changed = await self._cache.merge_first_pages_async(
+                        window,
+                        reached_end=reached_end,
+                        prune=prune,
+                        since=mark,
+                        checked=checked,
+                        keep=self._unreadable_ids(),
+                    )
+                except Exception as exc:
+                    self._failed(exc)
+                    return False
+                self._succeeded(changed)
+                return True
 
-    async def _check_misses(self, window: list[Post], reached_end: bool) -> list[Post]:
+    async def _check_misses(
+        self, worker: PageWorker, window: list[Post], reached_end: bool
+    ) -> list[Post]:
         """Read the posts the window rule would drop: a post rescheduled by someone else to an
         earlier time is missing from the first pages too, but must stay. Many misses at once
         (a bulk delete) are taken as deletions without asking."""
-        misses = self._cache.window_misses(window, reached_end=reached_end)
+        misses = await worker.run(
+            functools.partial(self._cache.window_misses, window, reached_end=reached_end)
+        )
         misses -= self._unreadable_ids()  # in the pages, just not readable: kept as cached
         if not misses or len(misses) > MAX_MISSES_CHECKED:
             return []
@@ -169,26 +191,25 @@ class SyncService:
             return None
 
     async def _read_everything(
-        self,
+        self, worker: PageWorker
     ) -> tuple[list[SocialAccountSummary], list[Label], dict[str, PostRow]]:
         async with asyncio.TaskGroup() as group:
             accounts = group.create_task(self._accounts())
             labels = group.create_task(self._labels())
-            posts = group.create_task(self._read_all_posts())
+            posts = group.create_task(self._read_all_posts(worker))
         return accounts.result(), labels.result(), posts.result()
 
-    async def _read_all_posts(self) -> dict[str, PostRow]:
+    async def _read_all_posts(self, worker: PageWorker) -> dict[str, PostRow]:
         # Encoded for the cache page by page, so the parsed models of a page die young: holding
         # thousands of them until the end made the garbage collector stall the UI for ~100 ms.
+        # Validation and encoding run on the worker, one page per job; `rows` is only touched
+        # by those jobs, one at a time, while this coroutine awaits them.
         rows: dict[str, PostRow] = {}
-        pages = self._client.posts.iter_pages(concurrency=self._concurrency)
+        pages = self._client.posts.iter_pages(concurrency=self._concurrency, offload=worker.run)
         async with contextlib.aclosing(pages):
             async for page in pages:
-                encode_posts(page.data, into=rows)
+                await worker.run(functools.partial(encode_posts, page.data, rows))
                 self._unreadable += page.unreadable
-                # Pages fetched ahead are often all done already; without a turn of the loop
-                # here a burst of them would be encoded in one go and stall the UI.
-                await asyncio.sleep(0)
         return rows
 
     async def _accounts(self) -> list[SocialAccountSummary]:
@@ -214,10 +235,10 @@ class SyncService:
             if item.id is not None and item.source.endswith("/posts")
         }
 
-    async def _read_first_pages(self) -> list[Page[Post]]:
+    async def _read_first_pages(self, worker: PageWorker) -> list[Page[Post]]:
         async with asyncio.TaskGroup() as group:
             tasks = [
-                group.create_task(self._client.posts.page(number))
+                group.create_task(self._client.posts.page(number, offload=worker.run))
                 for number in range(1, self._light_pages + 1)
             ]
         return [task.result() for task in tasks]

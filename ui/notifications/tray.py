@@ -1,5 +1,6 @@
 """The tray icon and desktop notifications. The lead connects `attach(session)` when a workspace
-opens (it listens to the session's `dataChanged`) and `openRequested` to the window."""
+opens (it listens to the session's `dataChanged` and to its writes' `postsStored` /
+`postsForgotten`) and `openRequested` to the window."""
 
 from __future__ import annotations
 
@@ -75,12 +76,20 @@ class Notifier(QObject):
         """Follow this workspace (None: none). Its first look is the baseline."""
         if self.session is not None:
             self.session.dataChanged.disconnect(self.check)
+            self.session.postsStored.disconnect(self._check_after_write)
+            self.session.postsForgotten.disconnect(self._check_after_write)
         self.session = session
         self.watcher.reset()
         self._badge()
         if session is not None:
             session.dataChanged.connect(self.check)
+            # A write can end a post's need for attention (a failed post moved to drafts).
+            session.postsStored.connect(self._check_after_write)
+            session.postsForgotten.connect(self._check_after_write)
             self.check()
+
+    def _check_after_write(self, _changed: object) -> None:
+        self.check()
 
     def check(self) -> None:
         if self.session is not None:

@@ -25,6 +25,7 @@ from ui.shell.registry import ActionRegistry
 from ui.workspace_manager import WorkspaceManager
 
 if TYPE_CHECKING:
+    from app.models import Post
     from ui.composer.page import ComposerPage
     from ui.session import WorkspaceSession
 
@@ -114,6 +115,11 @@ class PageWiring(QObject):
             set_session = getattr(page, "set_session", None)
             if callable(set_session):
                 set_session(session)
+        if session is not None:
+            # A write's answer: the calendar moves those chips only (a reload re-reads the
+            # whole period, 10-20 ms while a sync writes); syncs still go through dataChanged.
+            session.postsStored.connect(self._show_stored)
+            session.postsForgotten.connect(self._forget_deleted)
         set_busy = getattr(self.calendar, "set_busy", None)
         plugged = callable(getattr(self.calendar, "set_session", None))
         if session is not None and callable(set_busy) and not plugged:
@@ -125,6 +131,24 @@ class PageWiring(QObject):
             return
         try:
             self.calendar.reload()
+            self._show_accounts()
+        except CacheError as error:
+            self.cache_unreadable(error)
+
+    def _show_stored(self, posts: list[Post]) -> None:
+        if self.manager.cache is None:
+            return
+        try:
+            self.calendar.show_posts(posts)
+            self._show_accounts()  # its post count (a duplicate adds posts)
+        except CacheError as error:
+            self.cache_unreadable(error)
+
+    def _forget_deleted(self, post_ids: list[str]) -> None:
+        if self.manager.cache is None:
+            return
+        try:
+            self.calendar.forget_posts(post_ids)
             self._show_accounts()
         except CacheError as error:
             self.cache_unreadable(error)
