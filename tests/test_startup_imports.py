@@ -64,9 +64,10 @@ LATE_MODULES = (
 )
 
 LATE_QT_CLASSES = (
-    # PySide6 makes a class (and its Python enums) on first use: each costs 1-6 ms at start
-    "QStyle",  # the item delegates' state flags
-    "QMessageBox",  # confirmations
+    # PySide6 makes a class (and its Python enums) on first use: each costs 0.5-6 ms at start
+    "QtWidgets.QStyle",  # the item delegates' state flags
+    "QtWidgets.QMessageBox",  # confirmations
+    "QtCore.QMimeData",  # dragging a post
 )
 
 # Stops the real entry point at the moment its first frame has been painted and reports.
@@ -84,7 +85,10 @@ def report(frame, *args, **kwargs):
         "source": type(frame.opening.painted_from).__name__,
         "shown": [post_id for post_id in POST_IDS if calendar.entry(post_id) is not None],
         "late": [name for name in LATE if name in sys.modules],
-        "late_qt": [name for name in LATE_QT if name in vars(sys.modules["PySide6.QtWidgets"])],
+        "late_qt": [
+            name for name in LATE_QT
+            if name.split(".")[1] in vars(sys.modules["PySide6." + name.split(".")[0]])
+        ],
     }), flush=True)
     os._exit(0)
 

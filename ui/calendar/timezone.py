@@ -13,8 +13,6 @@ from collections.abc import Iterator
 from datetime import datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from PySide6.QtCore import QTimeZone
-
 
 def zone_from_name(name: str | None) -> tzinfo | None:
     if not name:
@@ -40,6 +38,8 @@ def system_time_zone() -> tzinfo:
 def _zone_names() -> Iterator[str]:
     yield os.environ.get("TZ", "").lstrip(":")
     yield linked_zone_name(LOCALTIME)
+    from PySide6.QtCore import QTimeZone
+
     yield bytes(QTimeZone.systemTimeZoneId().data()).decode("ascii", "replace")
 
 

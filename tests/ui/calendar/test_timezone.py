@@ -6,7 +6,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from PySide6.QtCore import QByteArray
+from PySide6.QtCore import QByteArray, QTimeZone
 from pytestqt.qtbot import QtBot
 
 from tests.ui.calendar.factories import accounts, labels
@@ -44,7 +44,7 @@ def test_the_zone_linux_links_to_is_read_without_asking_qt(
     link.symlink_to("../usr/share/zoneinfo/Asia/Tokyo")
     monkeypatch.delenv("TZ", raising=False)
     monkeypatch.setattr(timezone, "LOCALTIME", str(link))
-    monkeypatch.setattr(timezone.QTimeZone, "systemTimeZoneId", _not_asked)
+    monkeypatch.setattr(QTimeZone, "systemTimeZoneId", _not_asked)
     assert system_time_zone() == ZoneInfo("Asia/Tokyo")
 
 
@@ -56,7 +56,7 @@ def test_without_such_a_link_qt_names_the_zone(
     monkeypatch.delenv("TZ", raising=False)
     monkeypatch.setattr(timezone, "LOCALTIME", str(copied))
     monkeypatch.setattr(
-        timezone.QTimeZone, "systemTimeZoneId", staticmethod(lambda: QByteArray(b"Asia/Kolkata"))
+        QTimeZone, "systemTimeZoneId", staticmethod(lambda: QByteArray(b"Asia/Kolkata"))
     )
     assert linked_zone_name(str(copied)) == ""
     assert linked_zone_name(str(tmp_path / "missing")) == ""
