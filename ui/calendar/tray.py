@@ -40,8 +40,10 @@ class TrayPanel(QFrame):
         self.hint = QLabel("Drag a draft onto a day to give it a date.")
         self.hint.setObjectName("muted")
         self.hint.setWordWrap(True)
-        # Holds the list's place (and stretch) in the layout until the list is built.
+        # The list's place (and stretch) in the layout and in the Tab order, from the start.
         self._room = QWidget()
+        room = QVBoxLayout(self._room)
+        room.setContentsMargins(0, 0, 0, 0)
         self._list: PostListView | None = None
         self.empty = QLabel("No drafts without a date.")
         self.empty.setObjectName("muted")
@@ -79,11 +81,15 @@ class TrayPanel(QFrame):
         view.setObjectName("trayList")
         view.set_rows(post_rows(self._shown or []))
         view.set_selected(self._selected)
-        layout = self.layout()
-        assert isinstance(layout, QVBoxLayout)
-        layout.replaceWidget(self._room, view)  # the view becomes this panel's child
-        view.setVisible(bool(self._shown))
-        self._room.deleteLater()
+        room = self._room.layout()
+        assert isinstance(room, QVBoxLayout)
+        room.addWidget(view)
+        view.show()
+        # Tab reaches it where it did when it was built with the panel (a widget added later
+        # would come last in the window).
+        before = _focusable_before(self._room)
+        if before is not None:
+            QWidget.setTabOrder(before, view)
         self._list = view
         if self._list_built is not None:
             self._list_built(view)
@@ -103,9 +109,7 @@ class TrayPanel(QFrame):
             from ui.calendar.post_list import post_rows
 
             self._list.set_rows(post_rows(entries))
-            self._list.setVisible(bool(entries))
-        else:
-            self._room.setVisible(bool(entries))
+        self._room.setVisible(bool(entries))
         self.empty.setVisible(not entries)
         self.title.setText(f"Unscheduled ({len(entries)})")
 
@@ -113,6 +117,17 @@ class TrayPanel(QFrame):
         self._selected = post_id
         if self._list is not None:
             self._list.set_selected(post_id)
+
+
+def _focusable_before(widget: QWidget) -> QWidget | None:
+    """The widget that Tab leaves just before reaching `widget`'s place, if any."""
+    window = widget.window()
+    previous = widget.previousInFocusChain()
+    while previous is not widget and previous is not window:
+        if previous.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            return previous
+        previous = previous.previousInFocusChain()
+    return None
 
 
 def _same(one: Sequence[Entry], other: Sequence[Entry]) -> bool:
