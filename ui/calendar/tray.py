@@ -123,7 +123,7 @@ def _focusable_before(widget: QWidget) -> QWidget | None:
     """The widget that Tab leaves just before reaching `widget`'s place, if any."""
     window = widget.window()
     previous = widget.previousInFocusChain()
-    while previous is not widget and previous is not window:
+    while previous is not None and previous is not widget and previous is not window:
         if previous.focusPolicy() & Qt.FocusPolicy.TabFocus:
             return previous
         previous = previous.previousInFocusChain()
