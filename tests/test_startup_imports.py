@@ -52,6 +52,22 @@ LATE_MODULES = (
     "ui.composer",
     "ui.panels",
     "ui.dialogs",
+    # the calendar's parts the month's first paint does not show
+    "html",  # tooltips, on the first hover
+    "ui.calendar.post_list",  # the tray's rows (built after the first paint), agenda, popup
+    "ui.calendar.post_list_view",
+    "ui.calendar.day_popup",
+    "ui.calendar.confirm",
+    "ui.calendar.week_view",
+    "ui.calendar.detail_panel",
+    "ui.calendar.reschedule_dialog",
+)
+
+LATE_QT_CLASSES = (
+    # PySide6 makes a class (and its Python enums) on first use: each costs 0.5-6 ms at start
+    "QtWidgets.QStyle",  # the item delegates' state flags
+    "QtWidgets.QMessageBox",  # confirmations
+    "QtCore.QMimeData",  # dragging a post
 )
 
 # Stops the real entry point at the moment its first frame has been painted and reports.
@@ -69,6 +85,10 @@ def report(frame, *args, **kwargs):
         "source": type(frame.opening.painted_from).__name__,
         "shown": [post_id for post_id in POST_IDS if calendar.entry(post_id) is not None],
         "late": [name for name in LATE if name in sys.modules],
+        "late_qt": [
+            name for name in LATE_QT
+            if name.split(".")[1] in vars(sys.modules["PySide6." + name.split(".")[0]])
+        ],
     }), flush=True)
     os._exit(0)
 
@@ -103,7 +123,10 @@ def warm_cache(env: dict[str, str], monkeypatch: pytest.MonkeyPatch, profile_id:
 
 
 def first_paint(args: list[str], env: dict[str, str], post_ids: list[str]) -> dict[str, object]:
-    code = f"LATE = {LATE_MODULES!r}\nPOST_IDS = {post_ids!r}\nARGS = {args!r}\n" + AT_FIRST_PAINT
+    code = (
+        f"LATE = {LATE_MODULES!r}\nLATE_QT = {LATE_QT_CLASSES!r}\n"
+        f"POST_IDS = {post_ids!r}\nARGS = {args!r}\n" + AT_FIRST_PAINT
+    )
     done = subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
@@ -131,6 +154,7 @@ def test_the_cached_calendar_paints_before_anything_slow_is_imported(
     assert seen["source"] == "WorkspaceCache", "the calendar was painted from the cache"
     assert seen["shown"] == post_ids, "the cached posts are on the painted calendar"
     assert seen["late"] == []
+    assert seen["late_qt"] == []
 
 
 def test_a_saved_workspace_paints_before_its_key_is_looked_up(
@@ -148,6 +172,7 @@ def test_a_saved_workspace_paints_before_its_key_is_looked_up(
     assert seen["source"] == "WorkspaceCache"
     assert seen["shown"] == post_ids
     assert seen["late"] == []
+    assert seen["late_qt"] == []
 
 
 def test_the_start_up_modules_import_nothing_slow() -> None:

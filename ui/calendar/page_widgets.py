@@ -18,29 +18,29 @@ from PySide6.QtWidgets import QHBoxLayout, QSplitter, QStackedWidget, QVBoxLayou
 
 from app.calendar.grid import ViewKind
 from app.calendar.post_card import AccountChoice, CardLabel
-from ui.calendar.day_popup import DayPopup
 from ui.calendar.empty_state import EmptyState, empty_message
 from ui.calendar.entries import Entry
 from ui.calendar.filter_bar import FilterBar
 from ui.calendar.legend import StatusLegend
 from ui.calendar.month_view import MonthView
 from ui.calendar.page_actions import CalendarActions
-from ui.calendar.post_list import agenda_rows
-from ui.calendar.post_list_view import PostListView
 from ui.calendar.state import CalendarState
 from ui.calendar.toolbar import CalendarToolbar, action_button, period_titles
 from ui.calendar.tray import TrayPanel
 
 if TYPE_CHECKING:
     from app.models import Post
+    from ui.calendar.day_popup import DayPopup
     from ui.calendar.detail_panel import PostDetailPanel
+    from ui.calendar.post_list_view import PostListView
     from ui.calendar.week_view import WeekView
 
 NARROW_PAGE = 1120
 """Below this width the tray makes room while the detail panel is open."""
 NOW_LINE_TICK_MS = 30_000
 
-PostView = MonthView | PostListView | DayPopup
+if TYPE_CHECKING:
+    PostView = MonthView | PostListView | DayPopup
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class PageWidgets:
         self.stack.addWidget(self.month_view)
         self.empty_state = EmptyState(self.stack)
         self.legend = StatusLegend()
-        self.tray = TrayPanel(self._today)
+        self.tray = TrayPanel(self._today, list_built=hooks.post_view)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("calendarSplitter")
@@ -115,7 +115,6 @@ class PageWidgets:
         self._now_timer.timeout.connect(self._update_now_line)
         self._scroll_to_start = True
         hooks.post_view(self.month_view)
-        hooks.post_view(self.tray.list)
         hooks.grid(self.month_view)
 
     def _follow_busy(self, view: MonthView | WeekView) -> None:
@@ -140,6 +139,8 @@ class PageWidgets:
     @property
     def agenda_view(self) -> PostListView:
         if self._agenda_view is None:
+            from ui.calendar.post_list_view import PostListView
+
             view = PostListView(self._today)
             view.setObjectName("agendaView")
             view.setAccessibleName("Agenda")
@@ -169,6 +170,8 @@ class PageWidgets:
     @property
     def day_popup(self) -> DayPopup:
         if self._day_popup is None:
+            from ui.calendar.day_popup import DayPopup
+
             self._day_popup = DayPopup(self._today, self._page)
             self._hooks.post_view(self._day_popup)
         return self._day_popup
@@ -209,6 +212,8 @@ class PageWidgets:
             if scroll:
                 self.week_view.scroll_to_first_post()
         else:
+            from ui.calendar.post_list import agenda_rows
+
             self.agenda_view.set_rows(agenda_rows(visible, days, today), keep_scroll=not scroll)
             if scroll:
                 self.agenda_view.scrollToTop()
@@ -236,7 +241,7 @@ class PageWidgets:
     def show_selection(self, post_id: str | None) -> None:
         for view in self.built_views():
             view.set_selected(post_id)  # type: ignore[attr-defined]
-        self.tray.list.set_selected(post_id)
+        self.tray.set_selected(post_id)
 
     def show_header(self, days: list[date]) -> None:
         anchor = self._state.anchor

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QMetaMethod
 from PySide6.QtGui import QCursor
-from PySide6.QtWidgets import QMessageBox, QToolTip
+from PySide6.QtWidgets import QToolTip
 
 from app.calendar.grid import move_to_day, slot_instant
 from app.domain.enums import PostStatus
@@ -24,6 +24,8 @@ from ui.calendar.entries import Entry
 from ui.calendar.loader import CalendarLoader
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMessageBox
+
     from ui.calendar.page import CalendarPage
     from ui.calendar.reschedule_dialog import RescheduleDialog
 

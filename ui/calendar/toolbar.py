@@ -15,8 +15,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QSizePolicy,
-    QStyle,
-    QStyleOptionComboBox,
     QToolButton,
     QWidget,
 )
@@ -106,6 +104,9 @@ class JumpDateEdit(QDateEdit):
     def open_calendar(self) -> None:
         """Open the calendar popup from the keyboard. A date edit opens it only for a press on
         its arrow (neither F4 nor Alt+Down does), so that press is what it gets."""
+        # Here, not at import: `QStyle` builds ~1,000 enum members on first use (~5 ms at start).
+        from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
         option = QStyleOptionComboBox()
         option.initFrom(self)
         option.editable = True

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, time
 
 from PySide6.QtWidgets import QComboBox
+from pytestqt.qtbot import QtBot
 
 from app.calendar.grid import local_instant
 from app.calendar.post_card import card_of
@@ -120,3 +121,23 @@ def test_filters_survive_a_reload(make_page: PageFactory) -> None:
     page.reload()
     assert page.current_filter().network == "x"
     assert shown(page) == {posts["x"].id, posts["x-second"].id}
+
+
+def test_an_open_account_list_is_as_wide_as_its_longest_item(
+    make_page: PageFactory, qtbot: QtBot
+) -> None:
+    page = make_page(sample().values())
+    page.resize(1024, 640)
+    page.show()
+    qtbot.waitExposed(page)
+    combo = page.filter_bar.account_combo
+    longest = max(
+        combo.fontMetrics().horizontalAdvance(combo.itemText(i)) for i in range(combo.count())
+    )
+    combo.showPopup()
+    try:
+        qtbot.waitUntil(combo.view().isVisible)
+        assert combo.view().width() >= longest + 24  # the closed box is narrower than that
+        assert combo.view().minimumWidth() == combo.view().sizeHintForColumn(0) + 24
+    finally:
+        combo.hidePopup()
