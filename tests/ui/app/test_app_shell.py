@@ -79,7 +79,13 @@ def test_the_palette_finds_an_action_and_a_post(
 
         assert app.cache is not None
         start, end = app.calendar.visible_range()
-        card = next(c for c in app.cache.cards_between(start, end) if len(c.summary) > 12)
+        # QTest types Latin-1 only and aborts the process on anything else ("—", "☕"): the
+        # demo's summaries vary with the date, so pick one that can be typed.
+        card = next(
+            c
+            for c in app.cache.cards_between(start, end)
+            if len(c.summary) > 12 and c.summary[:40].isascii() and c.summary[:40].isprintable()
+        )
         app.window.show_section("accounts")
         app.open_palette()
         palette = app.palette
