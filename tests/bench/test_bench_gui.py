@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 
 import pytest
 import qasync
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.api.client import ApiClient
@@ -292,6 +292,10 @@ async def app_actions_during_sync(
         finally:
             app.window.close()
             await asyncio.wait_for(running, 30)
+            # A closed window is only hidden: delete it now, so that the later measurements
+            # in this process do not carry three apps' widgets and objects along.
+            app.window.deleteLater()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     return {
         "path": "app",
         "actions": len(post_ids),
