@@ -11,31 +11,28 @@ the process set. The oldest generation is left for after the refresh.
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import threading
-from collections.abc import Iterator
+from contextlib import AbstractContextManager
 
-_lock = threading.Lock()
-_users = 0
-_was_enabled = False
+from app.runtime.shared_setting import SharedSetting
 
 
-@contextlib.contextmanager
-def collections_on_loop() -> Iterator[None]:
-    global _users, _was_enabled
-    with _lock:
-        if _users == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _users += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _users -= 1
-            if _users == 0 and _was_enabled:
-                gc.enable()
+def _switch_off() -> bool:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    return was_enabled
+
+
+def _switch_back(was_enabled: bool) -> None:
+    if was_enabled:
+        gc.enable()
+
+
+_automatic_collection_off = SharedSetting(_switch_off, _switch_back)
+
+
+def collections_on_loop() -> AbstractContextManager[None]:
+    return _automatic_collection_off.held()
 
 
 def collect_if_due() -> None:

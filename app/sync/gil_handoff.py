@@ -14,31 +14,22 @@ the last one out restores what was set before the first one came in.
 
 from __future__ import annotations
 
-import contextlib
 import sys
-import threading
-from collections.abc import Iterator
+from contextlib import AbstractContextManager
+
+from app.runtime.shared_setting import SharedSetting
 
 HANDOFF_INTERVAL_S = 0.001
 
-_lock = threading.Lock()
-_users = 0
-_saved: float | None = None
+
+def _shorten() -> float:
+    saved = sys.getswitchinterval()
+    sys.setswitchinterval(min(saved, HANDOFF_INTERVAL_S))
+    return saved
 
 
-@contextlib.contextmanager
-def quick_handoff() -> Iterator[None]:
-    global _users, _saved
-    with _lock:
-        if _users == 0:
-            _saved = sys.getswitchinterval()
-            sys.setswitchinterval(min(_saved, HANDOFF_INTERVAL_S))
-        _users += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _users -= 1
-            if _users == 0 and _saved is not None:
-                sys.setswitchinterval(_saved)
-                _saved = None
+_short_interval = SharedSetting(_shorten, sys.setswitchinterval)
+
+
+def quick_handoff() -> AbstractContextManager[None]:
+    return _short_interval.held()
