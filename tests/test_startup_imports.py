@@ -38,6 +38,8 @@ LATE_MODULES = (
     "app.workspaces.demo",
     "app.workspaces.key_vault",
     "app.workspaces.verification",
+    "importlib.resources",  # finding the style sheet needs only the import system
+    "concurrent.futures",  # the cache's writer queue, made at its first write
     # the shell and the pages that are not on screen
     "ui.application",
     "ui.workspace_manager",
