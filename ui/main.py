@@ -29,6 +29,17 @@ def main(argv: list[str] | None = None) -> int:
         from app.csv_io.cli import main as import_csv
 
         return import_csv(args)
+    # Up to the first paint nothing made becomes garbage (modules, classes, Qt's types, the
+    # window and the shown posts all live on), yet young collections would walk it all again and
+    # again (~10 ms). `_paint_first` turns the collector back on once the window is painted.
+    gc.disable()
+    try:
+        return _start(args)
+    finally:
+        gc.enable()  # already on after the paint; here for the paths that end before it
+
+
+def _start(args: list[str]) -> int:
     from ui.cli import parse_args
 
     options = parse_args(args)
@@ -85,10 +96,9 @@ def _run(qt_app: QApplication, options: Options) -> int:
 
 
 def _paint_first(options: Options) -> FirstFrame:
-    """The window with the cached calendar, on screen and painted (see the module's docstring)."""
-    # Up to the first paint nothing is made that becomes garbage (modules, classes, widgets and
-    # the shown posts all live on), yet ~90 young collections would walk it all: ~10 ms.
-    gc.disable()
+    """The window with the cached calendar, on screen and painted (see the module's docstring).
+    The collector is off until then (`main`)."""
+    gc.disable()  # already, unless called on its own
     try:
         from ui.shell.first_frame import FirstFrame
 
