@@ -196,7 +196,9 @@ def test_the_start_up_modules_import_nothing_slow() -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_no_garbage_collection_runs_before_the_first_frame(tmp_path: Path) -> None:
+def test_no_garbage_collection_runs_before_the_first_frame_and_fonts_load_meanwhile(
+    tmp_path: Path,
+) -> None:
     # Importing PySide6 and making the application create objects that all live on: collecting
     # them before the window is painted only walks them (~30 young collections, ~3.5 ms).
     code = (
@@ -204,8 +206,10 @@ def test_no_garbage_collection_runs_before_the_first_frame(tmp_path: Path) -> No
         "collections = []\n"
         "gc.callbacks.append(lambda phase, info: phase == 'start' and collections.append(1))\n"
         "import ui.main\n"
-        "def stop(options):\n"
-        "    print(json.dumps({'collections': len(collections), 'on': gc.isenabled()}))\n"
+        "def stop(options, fonts):\n"
+        "    fonts.join()\n"
+        "    print(json.dumps({'collections': len(collections), 'on': gc.isenabled(),\n"
+        "                      'fonts': fonts.name}))\n"
         "    sys.stdout.flush()\n"
         "    os._exit(0)\n"
         "ui.main._paint_first = stop\n"
@@ -223,4 +227,4 @@ def test_no_garbage_collection_runs_before_the_first_frame(tmp_path: Path) -> No
     )
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout.strip().splitlines()[-1])
-    assert seen == {"collections": 0, "on": False}
+    assert seen == {"collections": 0, "on": False, "fonts": "postdesk-fonts"}

@@ -13,6 +13,8 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from threading import Thread
+
     from PySide6.QtWidgets import QApplication
 
     from ui.cli import Options
@@ -75,7 +77,9 @@ def _start(args: list[str]) -> int:
 
 
 def _run(qt_app: QApplication, options: Options) -> int:
-    frame = _paint_first(options)
+    from ui.shell.font_database import start_loading_fonts
+
+    frame = _paint_first(options, start_loading_fonts())
     import asyncio
 
     import qasync
@@ -95,9 +99,9 @@ def _run(qt_app: QApplication, options: Options) -> int:
         restore_sigint()
 
 
-def _paint_first(options: Options) -> FirstFrame:
+def _paint_first(options: Options, fonts: Thread) -> FirstFrame:
     """The window with the cached calendar, on screen and painted (see the module's docstring).
-    The collector is off until then (`main`)."""
+    The collector is off until then (`main`); `fonts` fills Qt's font database meanwhile."""
     gc.disable()  # already, unless called on its own
     try:
         from ui.shell.first_frame import FirstFrame
@@ -110,6 +114,7 @@ def _paint_first(options: Options) -> FirstFrame:
             frame.close()
             raise
     finally:
+        fonts.join()
         gc.enable()
     return frame
 
