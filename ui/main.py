@@ -13,6 +13,8 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from threading import Thread
+
     from PySide6.QtWidgets import QApplication
 
     from ui.cli import Options
@@ -29,6 +31,17 @@ def main(argv: list[str] | None = None) -> int:
         from app.csv_io.cli import main as import_csv
 
         return import_csv(args)
+    # Up to the first paint nothing made becomes garbage (modules, classes, Qt's types, the
+    # window and the shown posts all live on), yet young collections would walk it all again and
+    # again (~10 ms). `_paint_first` turns the collector back on once the window is painted.
+    gc.disable()
+    try:
+        return _start(args)
+    finally:
+        gc.enable()  # already on after the paint; here for the paths that end before it
+
+
+def _start(args: list[str]) -> int:
     from ui.cli import parse_args
 
     options = parse_args(args)
@@ -64,7 +77,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(qt_app: QApplication, options: Options) -> int:
-    frame = _paint_first(options)
+    from ui.shell.font_database import start_loading_fonts
+
+    frame = _paint_first(options, start_loading_fonts())
     import asyncio
 
     import qasync
@@ -84,11 +99,10 @@ def _run(qt_app: QApplication, options: Options) -> int:
         restore_sigint()
 
 
-def _paint_first(options: Options) -> FirstFrame:
-    """The window with the cached calendar, on screen and painted (see the module's docstring)."""
-    # Up to the first paint nothing is made that becomes garbage (modules, classes, widgets and
-    # the shown posts all live on), yet ~90 young collections would walk it all: ~10 ms.
-    gc.disable()
+def _paint_first(options: Options, fonts: Thread) -> FirstFrame:
+    """The window with the cached calendar, on screen and painted (see the module's docstring).
+    The collector is off until then (`main`); `fonts` fills Qt's font database meanwhile."""
+    gc.disable()  # already, unless called on its own
     try:
         from ui.shell.first_frame import FirstFrame
 
@@ -100,6 +114,7 @@ def _paint_first(options: Options) -> FirstFrame:
             frame.close()
             raise
     finally:
+        fonts.join()
         gc.enable()
     return frame
 

@@ -22,8 +22,6 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from concurrent import futures as concurrent_futures
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,6 +52,8 @@ from app.store.schema import SchemaTooNew, migrate
 from app.workspaces.profiles import move_aside
 
 if TYPE_CHECKING:
+    from concurrent import futures as concurrent_futures
+
     from app.models import Label, Post, SocialAccountSummary
 
 log = logging.getLogger(__name__)
@@ -114,9 +114,21 @@ class WorkspaceCache:
         self.reset: CacheReset | None = None
         self._writer, self._reader = self._open()
         self._writer_thread: threading.Thread | None = None
-        self._writes = ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="cache-writer", initializer=self._claim_writer
-        )
+        self._executor: concurrent_futures.ThreadPoolExecutor | None = None
+        self._executor_lock = threading.Lock()
+
+    @property
+    def _writes(self) -> concurrent_futures.ThreadPoolExecutor:
+        """The writer thread's queue, made at the first write: a start that only reads (the
+        first paint) does not import `concurrent.futures` (~2 ms) for it."""
+        with self._executor_lock:
+            if self._executor is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                self._executor = ThreadPoolExecutor(
+                    max_workers=1, thread_name_prefix="cache-writer", initializer=self._claim_writer
+                )
+            return self._executor
 
     def _claim_writer(self) -> None:
         self._writer_thread = threading.current_thread()

@@ -74,7 +74,10 @@ class CalendarPage(QWidget):
         today: Callable[[], date] | None = None,
         now: Callable[[], datetime] | None = None,
         parent: QWidget | None = None,
+        read_now: bool = True,
     ) -> None:
+        """`read_now=False` leaves the page unread: its maker sets the real source (or calls
+        `reload`) before the page is shown, instead of reading a stand-in source first."""
         super().__init__(parent)
         self.setObjectName("calendarPage")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
@@ -127,7 +130,8 @@ class CalendarPage(QWidget):
         state.anchorChanged.connect(self._anchor_changed)
         state.filterChanged.connect(lambda _filter: self.reload())
         state.neverSyncedChanged.connect(lambda _never: self._update_empty_state())
-        self.reload()
+        if read_now:
+            self.reload()
 
     def _connect_post_view(self, view: MonthView | WeekView | PostListView | DayPopup) -> None:
         view.postClicked.connect(self.selection.clicked)

@@ -51,7 +51,10 @@ class FirstFrame:
         self.window = MainWindow(self.messages)
         # Built inside the window: moving a styled page in afterwards restyles each of its
         # widgets again (~18 ms for the calendar, at start).
-        self.calendar = CalendarPage(InMemoryCalendarSource([]), parent=self.window.pages)
+        # Read once `open()` knows the workspace: its cache, or the empty stand-in without one.
+        self.calendar = CalendarPage(
+            InMemoryCalendarSource([]), parent=self.window.pages, read_now=False
+        )
         self.window.set_page("calendar", self.calendar)
         self.lock = InstanceLock(self.paths.data_dir)
         self.opening: Opening | None = None
@@ -77,6 +80,8 @@ class FirstFrame:
                 cache = None  # the manager opens it again and says why, in the window
             else:
                 painted = self._show_cache(profile, cache)
+        if cache is None:  # no workspace's posts to show: the empty stand-in's page
+            self.calendar.reload()
         self.opening = Opening(profile, api_key, cache, painted)
         return self.opening
 
@@ -86,7 +91,10 @@ class FirstFrame:
             self.window.show_saved_sync(cache.last_sync_at())
             self.calendar.set_source(cache)
         except CacheError:
-            return None  # read again when the workspace opens, and reported then
+            # Read again when the workspace opens, and reported then; until then the page
+            # shows its empty stand-in, not a half-read cache.
+            self.calendar.set_source(InMemoryCalendarSource([]))
+            return None
         return cache
 
     def wait_until_painted(self, limit_s: float = FIRST_PAINT_LIMIT_S) -> None:

@@ -5,12 +5,18 @@ Light on purpose (no Qt, no keyring, no client): it is decided before the first 
 
 from __future__ import annotations
 
-import hashlib
 import os
 
 from app.workspaces.profiles import ConfigError, Profile, ProfileStore, normalize_base_url
 from ui.cli import Options
 from ui.shell.startup import StartupError
+
+try:
+    # CPython's own SHA-256: `hashlib` first loads OpenSSL (~2.5 ms before the first paint of a
+    # `--base-url` start). Same digest, so the workspace keeps its cache file.
+    from _sha256 import sha256  # type: ignore[import-not-found]
+except ImportError:  # another Python (3.12 renamed it `_sha2`)
+    from hashlib import sha256
 
 DEMO_PROFILE = Profile(
     id="demo", name="Demo workspace", base_url="http://127.0.0.1/api", is_demo=True
@@ -20,7 +26,7 @@ DEMO_PROFILE = Profile(
 
 def profile_for_base_url(base_url: str, server_timezone: str) -> Profile:
     url = normalize_base_url(base_url)
-    digest = hashlib.sha256(url.encode()).hexdigest()[:12]
+    digest = sha256(url.encode()).hexdigest()[:12]
     return Profile(id=f"url-{digest}", name=url, base_url=url, server_timezone=server_timezone)
 
 

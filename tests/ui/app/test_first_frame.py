@@ -12,6 +12,8 @@ from app.workspaces.profiles import Paths
 from tests.ui.app.conftest import LoopRunner
 from tests.ui.app.test_app_calendar import api_key, options, started, stopped  # noqa: F401
 from ui.application import Application
+from ui.calendar.loader import CalendarLoader
+from ui.cli import parse_args
 from ui.shell.first_frame import FirstFrame
 from ui.shell.startup import InstanceLock, StartupError
 
@@ -94,3 +96,43 @@ def test_a_start_on_a_data_folder_in_use_is_refused_before_anything_is_shown(
         frame.close()
     finally:
         running.release()
+
+
+def test_the_first_frame_reads_the_cache_once_and_never_an_empty_stand_in(
+    qapp: QApplication,
+    runner: LoopRunner,
+    demo_sandbox: SandboxServer,
+    api_key: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cached = synced_once(qapp, runner, demo_sandbox.base_url)
+    read_from: list[str] = []
+    read = CalendarLoader.read
+
+    def recorded(loader: CalendarLoader, *, whole: bool) -> bool:
+        read_from.append(type(loader.source).__name__)
+        return read(loader, whole=whole)
+
+    monkeypatch.setattr(CalendarLoader, "read", recorded)
+
+    frame = FirstFrame(options(demo_sandbox.base_url))
+    try:
+        frame.open()
+        assert read_from == ["WorkspaceCache"], "the page is read once, from the cache"
+        assert any(frame.calendar.entry(post_id) is not None for post_id in cached)
+    finally:
+        frame.close()
+
+
+def test_without_a_workspace_the_first_frame_shows_the_empty_calendar(
+    qapp: QApplication, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("POSTDESK_API_KEY", raising=False)
+    frame = FirstFrame(parse_args([]))
+    try:
+        opening = frame.open()
+        assert opening.profile is None
+        assert frame.calendar.loader.visible == []
+        assert not frame.calendar.empty_state.isHidden(), "the empty calendar says so"
+    finally:
+        frame.close()
