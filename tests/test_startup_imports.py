@@ -7,9 +7,6 @@ Each check runs in a fresh interpreter, since this test process has imported eve
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -17,10 +14,10 @@ import pytest
 
 from app.store import WorkspaceCache
 from app.workspaces.profiles import Paths, ProfileStore
+from tests.fresh_process import run_python, xdg_environment
 from tests.store.factories import make_post
 from ui.shell.first_workspace import profile_for_base_url
 
-ROOT = Path(__file__).resolve().parents[1]
 BASE_URL = "http://127.0.0.1:9/api"  # nothing listens there: nothing may be asked before paint
 
 LATE_MODULES = (
@@ -101,16 +98,6 @@ sys.exit(main(ARGS))
 """
 
 
-def xdg(home: Path) -> dict[str, str]:
-    env = {name: str(home / name.lower()) for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME")}
-    env["XDG_CACHE_HOME"] = str(home / "cache")
-    env["XDG_STATE_HOME"] = str(home / "state")
-    runtime = home / "runtime"
-    runtime.mkdir(mode=0o700, parents=True)
-    env["XDG_RUNTIME_DIR"] = str(runtime)
-    return env
-
-
 def warm_cache(env: dict[str, str], monkeypatch: pytest.MonkeyPatch, profile_id: str) -> list[str]:
     """The cache of one workspace, with posts around today; returns their ids."""
     for name, value in env.items():
@@ -130,24 +117,15 @@ def first_paint(args: list[str], env: dict[str, str], post_ids: list[str]) -> di
         f"LATE = {LATE_MODULES!r}\nLATE_QT = {LATE_QT_CLASSES!r}\n"
         f"POST_IDS = {post_ids!r}\nARGS = {args!r}\n" + AT_FIRST_PAINT
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **env, "QT_QPA_PLATFORM": "offscreen"},
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    stdout = run_python(code, env)
+    result: dict[str, object] = json.loads(stdout.strip().splitlines()[-1])
     return result
 
 
 def test_the_cached_calendar_paints_before_anything_slow_is_imported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    env = xdg(tmp_path)
+    env = xdg_environment(tmp_path)
     post_ids = warm_cache(env, monkeypatch, profile_for_base_url(BASE_URL, "UTC").id)
     env["POSTDESK_API_KEY"] = "key-of-this-test"
 
@@ -163,7 +141,7 @@ def test_the_cached_calendar_paints_before_anything_slow_is_imported(
 def test_a_saved_workspace_paints_before_its_key_is_looked_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    env = xdg(tmp_path)
+    env = xdg_environment(tmp_path)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     saved = ProfileStore(Paths()).upsert_by_address("Shop", BASE_URL, "UTC")
@@ -184,16 +162,7 @@ def test_the_start_up_modules_import_nothing_slow() -> None:
         f"late = [name for name in {LATE_MODULES!r} if name in sys.modules]\n"
         "assert not late, late\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    run_python(code)
 
 
 def test_no_garbage_collection_runs_before_the_first_frame_and_fonts_load_meanwhile(
@@ -216,15 +185,6 @@ def test_no_garbage_collection_runs_before_the_first_frame_and_fonts_load_meanwh
         "collections.clear()\n"
         f"ui.main.main(['--base-url', {BASE_URL!r}])\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **xdg(tmp_path), "QT_QPA_PLATFORM": "offscreen"},
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    stdout = run_python(code, xdg_environment(tmp_path))
+    seen = json.loads(stdout.strip().splitlines()[-1])
     assert seen == {"collections": 0, "on": False, "fonts": "postdesk-fonts"}

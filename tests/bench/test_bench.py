@@ -56,6 +56,7 @@ from tests.bench.support import (
     record_results,
     stalls,
 )
+from tests.fresh_process import xdg_environment
 
 pytestmark = pytest.mark.bench
 
@@ -267,18 +268,6 @@ def heartbeat(runner: LoopRunner, base_url: str, scratch: Path) -> dict[str, Any
 
 
 # -- 3. process start to first paint -----------------------------------------------------------
-
-
-def xdg_environment(home: Path) -> dict[str, str]:
-    env = {}
-    for variable in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
-        folder = home / variable.lower()
-        folder.mkdir(parents=True, exist_ok=True)
-        env[variable] = str(folder)
-    runtime = home / "runtime"
-    runtime.mkdir(mode=0o700, exist_ok=True)
-    env["XDG_RUNTIME_DIR"] = str(runtime)
-    return env
 
 
 def app_cache_path(base_url: str, xdg: dict[str, str]) -> Path:

@@ -46,6 +46,7 @@ from app.sandbox.seed import DEMO_API_KEY
 from app.store import WorkspaceCache
 from app.sync import SyncService
 from tests.bench.support import SandboxProcess, machine_info, median, record_results
+from tests.fresh_process import xdg_environment
 
 pytestmark = pytest.mark.bench
 
@@ -322,15 +323,6 @@ async def wait_for(condition: Callable[[], object], what: str, poll: float = 0.0
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(poll)
-
-
-def xdg_environment(home: Path) -> dict[str, str]:
-    env = {}
-    for variable in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
-        folder = home / variable.lower()
-        folder.mkdir(parents=True, exist_ok=True)
-        env[variable] = str(folder)
-    return env
 
 
 def month_switches(cache_path: Path, *, pause_s: float) -> dict[str, Any]:

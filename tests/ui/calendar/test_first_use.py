@@ -4,9 +4,6 @@ imported) the first time they are opened — and then work."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from datetime import date, time
 
 from PySide6.QtCore import Qt
@@ -14,6 +11,7 @@ from PySide6.QtWidgets import QCalendarWidget, QDialog, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.calendar.grid import local_instant
+from tests.fresh_process import run_python
 from tests.ui.calendar.conftest import BERLIN, PageFactory
 from tests.ui.calendar.factories import make_post
 from ui.calendar.day_popup import DayPopup
@@ -138,12 +136,4 @@ assert not late, f"imported for the month's first paint: {{late}}"
 
 def test_showing_the_month_imports_no_other_view_or_dialog() -> None:
     # A fresh interpreter: this test process has imported everything already.
-    done = subprocess.run(
-        [sys.executable, "-c", SHOW_A_MONTH],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    run_python(SHOW_A_MONTH)
