@@ -105,6 +105,26 @@ class PanelPage(QWidget):
         """Ask first (non-modal; kept in `question`), then run the write for `key` once."""
         self.question = ask(self, title, text, button, lambda: self.write(key, make_write()))
 
+    def confirm_delete(
+        self,
+        key: str,
+        kind: str,
+        name: str,
+        consequence: str,
+        delete: Callable[[], Awaitable[object]],
+        reload: Callable[[], Awaitable[None]],
+    ) -> None:
+        """ "Delete the <kind> “<name>”? <consequence>", then delete once, say so, reload."""
+
+        async def deleting() -> None:
+            await delete()
+            if self.session is not None:
+                self.session.messages.info(f"{kind.capitalize()} deleted.")
+            await reload()
+
+        text = f"Delete the {kind} “{name}”? {consequence}"
+        self.confirm_write(key, f"Delete {kind}", text, "Delete", deleting)
+
     def explain_missing(self, error: ApiError) -> bool:
         """Show the explanation instead of the panel when `error` says the feature is not
         there for this key; False for any other error."""

@@ -251,18 +251,12 @@ class LabelsPage(PanelPage):
         label = self.selected()
         if label is None or self.session is None:
             return
-        self.confirm_write(
+        labels = self.session.client.labels
+        self.confirm_delete(
             label.id,
-            "Delete label",
-            f"Delete the label “{label.name}”? Posts keep their content; they only lose "
-            "this label.",
-            "Delete",
-            lambda: self._delete(label.id),
+            "label",
+            label.name,
+            "Posts keep their content; they only lose this label.",
+            lambda: labels.delete(label.id),
+            self._load,
         )
-
-    async def _delete(self, label_id: str) -> None:
-        session = self.session
-        assert session is not None
-        await session.client.labels.delete(label_id)
-        session.messages.info("Label deleted.")
-        await self._load()

@@ -260,18 +260,12 @@ class SignaturesPage(PanelPage):
         signature = self.selected()
         if signature is None or self.session is None:
             return
-        self.confirm_write(
+        signatures = self.session.client.signatures
+        self.confirm_delete(
             signature.id,
-            "Delete signature",
-            f"Delete the signature “{signature.name}”? Posts that already include its text "
-            "keep it.",
-            "Delete",
-            lambda: self._delete(signature.id),
+            "signature",
+            signature.name,
+            "Posts that already include its text keep it.",
+            lambda: signatures.delete(signature.id),
+            lambda: self._load(self.page_number),
         )
-
-    async def _delete(self, signature_id: str) -> None:
-        session = self.session
-        assert session is not None
-        await session.client.signatures.delete(signature_id)
-        session.messages.info("Signature deleted.")
-        await self._load(self.page_number)
