@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import itertools
 import os
 import tempfile
@@ -16,6 +17,7 @@ from app.calendar.grid import (
     ViewKind,
     add_months,
     day_bounds,
+    days_in_month,
     day_length,
     group_by_local_day,
     local_day,
@@ -113,6 +115,11 @@ def test_add_months_clamps_to_the_last_day() -> None:
     assert add_months(date(2025, 1, 31), 1) == date(2025, 2, 28)
     assert add_months(date(2024, 1, 31), 1) == date(2024, 2, 29)
     assert add_months(date(2025, 3, 31), -13) == date(2024, 2, 29)
+
+
+def test_days_in_month_agrees_with_the_standard_calendar() -> None:
+    for year, month in itertools.product((1900, 2000, 2023, 2024, 2100), range(1, 13)):
+        assert days_in_month(year, month) == calendar.monthrange(year, month)[1], (year, month)
 
 
 # -- day boundaries --------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ LATE_MODULES = (
     "importlib.resources",  # finding the style sheet needs only the import system
     "concurrent.futures",  # the cache's writer queue, made at its first write
     "_hashlib",  # OpenSSL: the `--base-url` workspace's id uses CPython's own SHA-256
+    "calendar",  # and `locale` with it: the month grid counts its days itself
     # the shell and the pages that are not on screen
     "ui.application",
     "ui.workspace_manager",
@@ -70,15 +71,15 @@ LATE_QT_CLASSES = (
     "QtCore.QMimeData",  # dragging a post
 )
 
-# Stops the real entry point at the moment its first frame has been painted and reports.
+# Stops the real entry point once its first frame has been painted, and reports.
 AT_FIRST_PAINT = """
 import json, os, sys
-from ui.shell import first_frame
+import ui.main  # imports nothing of the app yet: `main` decides the order
 
-wait = first_frame.FirstFrame.wait_until_painted
+paint_first = ui.main._paint_first
 
-def report(frame, *args, **kwargs):
-    wait(frame, *args, **kwargs)
+def report(options, fonts):
+    frame = paint_first(options, fonts)
     calendar = frame.calendar
     print(json.dumps({
         "painted": frame.window.painted,
@@ -89,12 +90,16 @@ def report(frame, *args, **kwargs):
             name for name in LATE_QT
             if name.split(".")[1] in vars(sys.modules["PySide6." + name.split(".")[0]])
         ],
+        # PySide6 reads the source of each module imported after it unless told not to
+        "sources_read": [
+            path for path in getattr(sys.modules.get("linecache"), "cache", {})
+            if "/ui/" in path or "/app/" in path
+        ],
     }), flush=True)
     os._exit(0)
 
-first_frame.FirstFrame.wait_until_painted = report
-from ui.main import main
-sys.exit(main(ARGS))
+ui.main._paint_first = report
+sys.exit(ui.main.main(ARGS))
 """
 
 
@@ -136,6 +141,7 @@ def test_the_cached_calendar_paints_before_anything_slow_is_imported(
     assert seen["shown"] == post_ids, "the cached posts are on the painted calendar"
     assert seen["late"] == []
     assert seen["late_qt"] == []
+    assert seen["sources_read"] == []
 
 
 def test_a_saved_workspace_paints_before_its_key_is_looked_up(
@@ -154,6 +160,7 @@ def test_a_saved_workspace_paints_before_its_key_is_looked_up(
     assert seen["shown"] == post_ids
     assert seen["late"] == []
     assert seen["late_qt"] == []
+    assert seen["sources_read"] == []
 
 
 def test_the_start_up_modules_import_nothing_slow() -> None:

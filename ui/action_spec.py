@@ -5,11 +5,10 @@ for their commands themselves)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class ActionSpec:
+class ActionSpec(NamedTuple):
     id: str
     """Stable dotted name, e.g. "calendar.view.month"; unique across the app."""
     text: str

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import NamedTuple
 
 from ui.sections import SECTIONS
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     demo: bool
     base_url: str | None
     server_timezone: str

@@ -42,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _start(args: list[str]) -> int:
+    from ui.shell.feature_scan import skip_feature_scan
+
+    skip_feature_scan()  # before any other module is imported: PySide6 would read its source
     from ui.cli import parse_args
 
     options = parse_args(args)

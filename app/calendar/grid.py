@@ -8,14 +8,12 @@ share a tzinfo by wall time, ignoring their offsets.
 
 from __future__ import annotations
 
-import calendar
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from enum import StrEnum
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -134,7 +132,14 @@ def add_months(day: date, months: int) -> date:
     index = day.year * 12 + (day.month - 1) + months
     year, month = divmod(index, 12)
     month += 1
-    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+    return date(year, month, min(day.day, days_in_month(year, month)))
+
+
+def days_in_month(year: int, month: int) -> int:
+    # Not `calendar.monthrange`: the `calendar` module loads `locale` too, ~1 ms before the
+    # first paint for one number.
+    following = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
+    return (following - date(year, month, 1)).days
 
 
 def shift_anchor(view: ViewKind | str, anchor: date, steps: int) -> date:
@@ -178,8 +183,7 @@ def split_evenly(start: int, length: int, count: int, index: int) -> tuple[int, 
     return start + round(index * length / count), start + round((index + 1) * length / count)
 
 
-@dataclass(frozen=True)
-class MonthGeometry:
+class MonthGeometry(NamedTuple):
     """Where each day cell of a month grid is. Frozen: a drag keeps the grid it began on."""
 
     days: tuple[date, ...]
@@ -206,8 +210,7 @@ class MonthGeometry:
         return None
 
 
-@dataclass(frozen=True)
-class WeekGeometry:
+class WeekGeometry(NamedTuple):
     """Columns and hour scale of a week grid, in content coordinates (y = 0 at midnight)."""
 
     days: tuple[date, ...]

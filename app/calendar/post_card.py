@@ -9,9 +9,8 @@ post whose details are shown.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from app.domain.naming import account_label
 
@@ -25,15 +24,13 @@ faster (~2 ms there)."""
 NO_TEXT = "(no text)"
 
 
-@dataclass(frozen=True, slots=True)
-class CardLabel:
+class CardLabel(NamedTuple):
     id: str
     name: str
     color: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class AccountChoice:
+class AccountChoice(NamedTuple):
     """An account in the calendar's filter list."""
 
     id: str
@@ -57,8 +54,7 @@ def label_from_json(text: str) -> CardLabel:
     return CardLabel(str(data["id"]), str(data.get("name") or ""), data.get("color"))
 
 
-@dataclass(frozen=True, slots=True)
-class PostCard:
+class PostCard(NamedTuple):
     id: str
     status: str
     scheduled_at: datetime | None  # aware, UTC

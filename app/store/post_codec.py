@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from zoneinfo import ZoneInfo
 
 from app.calendar.post_card import PostCard, card_of, card_to_json
@@ -32,8 +31,7 @@ if TYPE_CHECKING:
 _UTC_TEXT = "%Y-%m-%d %H:%M:%S.%f"
 
 
-@dataclass(frozen=True)
-class PostRow:
+class PostRow(NamedTuple):
     id: str
     scheduled_utc: str | None
     calendar_utc: str | None
@@ -43,7 +41,7 @@ class PostRow:
     account_ids: frozenset[str]
     label_ids: frozenset[str]
     card: str  # app.calendar.post_card JSON: what the calendar reads
-    parsed_card: PostCard = field(compare=False)  # the same, as the calendar will read it
+    parsed_card: PostCard  # the same, as the calendar will read it
 
 
 def utc_text(moment: datetime) -> str:

@@ -22,11 +22,10 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, ParamSpec, TypeVar
 
 from app.calendar.post_card import (
     AccountChoice,
@@ -75,8 +74,7 @@ class CacheError(Exception):
     """The cache file cannot be opened or written at all (permissions, disk full, locked)."""
 
 
-@dataclass(frozen=True)
-class CacheReset:
+class CacheReset(NamedTuple):
     """A damaged cache file was moved aside at open and an empty one started in its place."""
 
     moved_to: Path

@@ -11,9 +11,9 @@ unscheduled tray) arrive as Qt drag-and-drop events (the views forward their han
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -67,8 +67,7 @@ class ChipSurface(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class DragState:
+class DragState(NamedTuple):
     post_id: str
     entry: Entry | None  # None for a drop from another widget
     grab: QPoint  # where the chip is held, relative to its top left
@@ -185,7 +184,7 @@ class ChipInteraction(QObject):
         press = self._press
         if self._drag is not None and press is not None:
             target = press.grid.target_at(pos, press.grab)
-            self._drag = replace(self._drag, pos=pos, target=target)
+            self._drag = self._drag._replace(pos=pos, target=target)
             self._view.show_drag(self._drag)
             return
         if press is not None and held:
@@ -211,7 +210,7 @@ class ChipInteraction(QObject):
         """Aim again at the pointer's last position (the view scrolled under it)."""
         if self._drag is not None and self._press is not None:
             target = self._press.grid.target_at(self._drag.pos, self._press.grab)
-            self._drag = replace(self._drag, target=target)
+            self._drag = self._drag._replace(target=target)
             self._view.show_drag(self._drag)
 
     def _released(self, pos: QPoint) -> None:

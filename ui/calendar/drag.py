@@ -3,9 +3,8 @@ another application cannot move a post)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QPainter, QPixmap
@@ -21,8 +20,7 @@ if TYPE_CHECKING:
 POST_MIME_TYPE = "application/x-postdesk-post-id"
 
 
-@dataclass(frozen=True)
-class DropTarget:
+class DropTarget(NamedTuple):
     """Where a post was dropped: a day, and for time grids the snapped minutes after midnight."""
 
     day: date

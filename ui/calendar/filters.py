@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from app.calendar.post_card import PostCard
 from app.domain.enums import PostStatus, known
@@ -12,8 +12,7 @@ UNKNOWN_STATUS = "__unknown__"
 """Status filter value matching every status this client does not know."""
 
 
-@dataclass(frozen=True)
-class PostFilter:
+class PostFilter(NamedTuple):
     account_id: str | None = None
     network: str | None = None
     label_id: str | None = None

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
+from typing import NamedTuple
 
 from PySide6.QtCore import QObject, QTimer
 
@@ -26,8 +26,7 @@ PREFETCH_GAP_MS = 30
 Choices = tuple[list[AccountChoice], list[CardLabel]]
 
 
-@dataclass(frozen=True)
-class CardChange:
+class CardChange(NamedTuple):
     """What a write's answer changed: entries that left the shown period, entries that joined
     it, and whether the tray was read again."""
 

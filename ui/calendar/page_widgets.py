@@ -9,9 +9,8 @@ to them by `SelectionFollower`, which re-applies it after every refill.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QSplitter, QStackedWidget, QVBoxLayout, QWidget
@@ -43,8 +42,7 @@ if TYPE_CHECKING:
     PostView = MonthView | PostListView | DayPopup
 
 
-@dataclass(frozen=True)
-class Hooks:
+class Hooks(NamedTuple):
     """How the page hears from a widget built later (the same as from those built at once)."""
 
     post_view: Callable[[PostView | WeekView], None]

@@ -12,7 +12,7 @@ cache's read path and the profiles only (`tests/test_startup_imports.py` holds t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from PySide6.QtCore import QEventLoop, QTimer
 
@@ -29,8 +29,7 @@ FIRST_PAINT_LIMIT_S = 0.5
 """How long the start waits for the window's first paint (a minimized one may never paint)."""
 
 
-@dataclass(frozen=True)
-class Opening:
+class Opening(NamedTuple):
     """The workspace a run starts with, as the first frame opened it."""
 
     profile: Profile | None  # None: the user chooses one first
