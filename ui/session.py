@@ -3,8 +3,9 @@ plus the post actions with undo. Widgets talk to this object, never to HTTP.
 
 A write's answer is stored in the cache and then announced with `postsStored(posts)` (or
 `postsForgotten(post_ids)` after a delete), so views can show exactly those posts without
-reading everything again; `dataChanged` means "re-read what you show" (a sync changed the cache,
-or a change the session cannot describe post by post).
+reading everything again. `dataChanged(change)` means a sync (or a change the session cannot
+describe post by post) changed the cache: `change` is the sync's `CacheChange` (the posts' new
+cards, the deleted ids, whether accounts or labels changed), or None for "re-read what you show".
 
 Every write goes through `writes` (a WriteGate keyed by post id): a second request for a post
 whose write is still in flight is dropped, never sent. Views show busy posts from
@@ -33,7 +34,7 @@ from ui.write_gate import WriteGate
 
 class WorkspaceSession(QObject):
     syncStateChanged = Signal(object)  # SyncState
-    dataChanged = Signal()
+    dataChanged = Signal(object)  # CacheChange | None (None: re-read everything shown)
     postsStored = Signal(object)  # list[Post]: a write's answer, in the cache now
     postsForgotten = Signal(object)  # list[str]: ids of posts a write deleted, gone from the cache
     firstSyncFinished = Signal(bool)  # True when it succeeded

@@ -46,7 +46,7 @@ KeyLookup = Callable[[Profile], Awaitable[str]]
 class WorkspaceManager(QObject):
     cacheOpened = Signal(object)  # WorkspaceCache: paint it at once
     sessionChanged = Signal(object)  # WorkspaceSession | None
-    dataChanged = Signal()
+    dataChanged = Signal(object)  # the session's: CacheChange | None
     syncStateChanged = Signal(object)  # SyncState | None
     keyNeeded = Signal(object, object)  # Profile, KeyNeeded
     keyProblem = Signal(object)  # Profile whose key the server refused

@@ -89,6 +89,24 @@ class CacheReset(NamedTuple):
         )
 
 
+class CacheChange(NamedTuple):
+    """What a refresh changed in the cache: views that show a part of it update that part
+    (a calendar showing ~1,300 posts re-read them all in ~12 ms for a sync that changed three)."""
+
+    cards: tuple[PostCard, ...] = ()
+    """Posts stored anew or changed, as the calendar reads them."""
+    gone: tuple[str, ...] = ()
+    """Ids of the posts deleted."""
+    lists: bool = False
+    """The accounts or the labels changed (what posts are filtered by and named with)."""
+
+    @property
+    def any(self) -> bool:
+        return bool(self.cards or self.gone or self.lists)
+
+
+NO_CHANGE = CacheChange()
+
 RefreshMark = int
 """Taken with `begin_refresh()` before a refresh reads the server; see `replace_all_posts`."""
 
@@ -294,10 +312,10 @@ class WorkspaceCache:
     def _replace_all_posts(self, posts: Sequence[Post], since: RefreshMark | None) -> bool:
         rows = _encode_unique(posts)
         with self._transaction() as db:
-            changed = self._replace_posts(db, rows, since, set())
+            stored, gone = self._replace_posts(db, rows, since, set())
             self._stamp(db, full=True)
             self._retire_edits(since)
-        return changed
+        return bool(stored or gone)
 
     def store_full_refresh(
         self,
@@ -307,7 +325,7 @@ class WorkspaceCache:
         *,
         since: RefreshMark | None = None,
         keep: Collection[str] = (),
-    ) -> bool:
+    ) -> CacheChange:
         """Accounts, labels and all posts in one transaction: all of it lands, or none.
 
         `posts` may come already encoded (`encode_posts`), as the sync does page by page.
@@ -324,7 +342,7 @@ class WorkspaceCache:
         *,
         since: RefreshMark | None = None,
         keep: Collection[str] = (),
-    ) -> bool:
+    ) -> CacheChange:
         """`store_full_refresh` on the writer thread, awaited."""
         return await self._write_async(
             self._store_full_refresh, accounts, labels, posts, since, keep
@@ -337,17 +355,17 @@ class WorkspaceCache:
         posts: Sequence[Post] | Mapping[str, PostRow],
         since: RefreshMark | None,
         keep: Collection[str],
-    ) -> bool:
+    ) -> CacheChange:
         rows = dict(posts) if isinstance(posts, Mapping) else _encode_unique(posts)
         account_bodies = [(item.id, dump_model(item)) for item in accounts]
         label_bodies = [(item.id, dump_model(item)) for item in labels]
         with self._transaction() as db:
-            changed = _replace_list(db, "accounts", account_bodies)
-            changed = _replace_list(db, "labels", label_bodies) or changed
-            changed = self._replace_posts(db, rows, since, set(keep)) or changed
+            lists = _replace_list(db, "accounts", account_bodies)
+            lists = _replace_list(db, "labels", label_bodies) or lists
+            stored, gone = self._replace_posts(db, rows, since, set(keep))
             self._stamp(db, full=True)
             self._retire_edits(since)
-        return changed
+        return _change(stored, gone, lists)
 
     def merge_first_pages(
         self,
@@ -358,7 +376,7 @@ class WorkspaceCache:
         since: RefreshMark | None = None,
         checked: Sequence[Post] = (),
         keep: Collection[str] = (),
-    ) -> bool:
+    ) -> CacheChange:
         """Light refresh with the first pages of `/posts` (ordered by scheduled_at, newest first).
 
         Every post read is stored. A cached post missing from the pages is dropped when the pages
@@ -382,7 +400,7 @@ class WorkspaceCache:
         since: RefreshMark | None = None,
         checked: Sequence[Post] = (),
         keep: Collection[str] = (),
-    ) -> bool:
+    ) -> CacheChange:
         """`merge_first_pages` on the writer thread, awaited."""
         return await self._write_async(
             self._merge_first_pages, posts, reached_end, prune, since, checked, keep
@@ -396,17 +414,17 @@ class WorkspaceCache:
         since: RefreshMark | None,
         checked: Sequence[Post],
         keep: Collection[str],
-    ) -> bool:
+    ) -> CacheChange:
         rows = _encode_unique(posts)
         extra = _encode_unique(checked)
         with self._transaction() as db:
             protected = self._protected(since) | set(keep)
-            changed = self._upsert_rows(db, {**rows, **extra}, protected)
+            stored = self._upsert_rows(db, {**rows, **extra}, protected)
             stale = self._misses(db, rows, reached_end) if prune else set()
-            changed = _delete_posts(db, stale - extra.keys() - protected) or changed
+            gone = _delete_posts(db, stale - extra.keys() - protected)
             self._stamp(db, full=False)
             self._retire_edits(since)
-        return changed
+        return _change(stored, gone, lists=False)
 
     def window_misses(self, posts: Sequence[Post], *, reached_end: bool = False) -> set[str]:
         """Ids that `merge_first_pages(posts)` would drop, so that the sync can first check
@@ -434,7 +452,7 @@ class WorkspaceCache:
         row = encode_post(post)
         with self._transaction() as db:
             self._note_local_edit(post.id)
-            return self._upsert_rows(db, {row.id: row}, set())
+            return bool(self._upsert_rows(db, {row.id: row}, set()))
 
     def delete_post(self, post_id: str) -> bool:
         return self._write(self._delete_post, post_id)
@@ -446,7 +464,7 @@ class WorkspaceCache:
     def _delete_post(self, post_id: str) -> bool:
         with self._transaction() as db:
             self._note_local_edit(post_id)
-            return _delete_posts(db, {post_id})
+            return bool(_delete_posts(db, {post_id}))
 
     def set_accounts(self, accounts: Sequence[SocialAccountSummary]) -> bool:
         return self._write(self._set_list, "accounts", accounts)
@@ -473,21 +491,23 @@ class WorkspaceCache:
         rows: dict[str, PostRow],
         since: RefreshMark | None,
         keep: set[str],
-    ) -> bool:
+    ) -> tuple[list[PostRow], list[str]]:
+        """The rows stored (new or changed) and the ids deleted."""
         protected = self._protected(since)
-        changed = self._upsert_rows(db, rows, protected)
+        stored = self._upsert_rows(db, rows, protected)
         stale = _all_ids(db) - rows.keys() - protected - keep
-        return _delete_posts(db, stale) or changed
+        return stored, _delete_posts(db, stale)
 
     def _upsert_rows(
         self, db: sqlite3.Connection, rows: dict[str, PostRow], protected: set[str]
-    ) -> bool:
+    ) -> list[PostRow]:
+        """Stores the rows that are new or differ from the cached ones; returns those."""
         wanted = {post_id: row for post_id, row in rows.items() if post_id not in protected}
         self._remember_cards(wanted.values())
         current = _stored(db, wanted.keys())
         changed = [r for post_id, r in wanted.items() if current.get(post_id) != (r.body, r.card)]
         if not changed:
-            return False
+            return []
         db.executemany(
             """
             INSERT INTO posts (id, scheduled_utc, calendar_utc, created_utc, status, body, card)
@@ -513,7 +533,7 @@ class WorkspaceCache:
             "INSERT INTO post_labels (post_id, label_id) VALUES (?, ?)",
             [(row.id, label) for row in changed for label in row.label_ids],
         )
-        return True
+        return changed
 
     def _stamp(self, db: sqlite3.Connection, *, full: bool) -> None:
         now = utc_text(datetime.now(UTC))
@@ -799,16 +819,31 @@ def _ids_scheduled_after(db: sqlite3.Connection, boundary: str | None) -> set[st
     return {row[0] for row in db.execute(sql, (boundary,))}
 
 
-def _delete_posts(db: sqlite3.Connection, ids: set[str]) -> bool:
+def _delete_posts(db: sqlite3.Connection, ids: set[str]) -> list[str]:
+    """Deletes the cached posts among `ids`; returns the ids that were cached."""
     if not ids:
-        return False
-    params = [(post_id,) for post_id in ids]
-    before = db.total_changes
+        return []
+    wanted = sorted(ids)
+    present = _stored_ids(db, wanted)
+    cached = [post_id for post_id in wanted if post_id in present]
+    params = [(post_id,) for post_id in cached]
     db.executemany("DELETE FROM posts WHERE id = ?", params)
-    deleted = db.total_changes != before
     db.executemany("DELETE FROM post_accounts WHERE post_id = ?", params)
     db.executemany("DELETE FROM post_labels WHERE post_id = ?", params)
-    return deleted
+    return cached
+
+
+def _stored_ids(db: sqlite3.Connection, ids: list[str]) -> set[str]:
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        sql = f"SELECT id FROM posts WHERE id IN ({_marks(len(chunk))})"
+        found.update(row[0] for row in db.execute(sql, chunk))
+    return found
+
+
+def _change(stored: list[PostRow], gone: list[str], lists: bool) -> CacheChange:
+    return CacheChange(tuple(row.parsed_card for row in stored), tuple(gone), lists)
 
 
 def _replace_list(db: sqlite3.Connection, table: str, items: list[tuple[str, str]]) -> bool:

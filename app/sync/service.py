@@ -18,6 +18,8 @@
   collector runs on the event loop's thread only (`gc_on_loop`).
 - Items of a list that do not match the spec are left out and reported in
   `SyncState.unreadable`; their cached copies (if any) are kept, not deleted.
+- `on_changed(change)` hears what a refresh changed (`CacheChange`: the new cards, the deleted
+  ids, whether accounts or labels changed), only when something did.
 - A failing `on_state`/`on_changed` callback is logged and never ends `run_forever`.
 """
 
@@ -36,7 +38,7 @@ from app.api.client import ApiClient
 from app.api.errors import ApiError, NotFound, RateLimited
 from app.api.retry import Clock
 from app.models import Label, Page, Post, SocialAccountSummary, UnreadableItem
-from app.store import CacheError, WorkspaceCache
+from app.store import CacheChange, CacheError, WorkspaceCache
 from app.store.post_codec import PostRow, encode_posts
 from app.sync import gc_on_loop, gil_handoff
 from app.sync.page_worker import PageWorker
@@ -63,7 +65,7 @@ class SyncService:
         cache: WorkspaceCache,
         *,
         on_state: Callable[[SyncState], None],
-        on_changed: Callable[[], None],
+        on_changed: Callable[[CacheChange], None],
         concurrency: int = 10,
         light_pages: int = 2,
         retry_base: float = 2.0,
@@ -123,13 +125,13 @@ class SyncService:
                 try:
                     async with PageWorker() as worker:
                         accounts, labels, posts = await self._read_everything(worker)
-                    changed = await self._cache.store_full_refresh_async(
+                    change = await self._cache.store_full_refresh_async(
                         accounts, labels, posts, since=mark, keep=self._unreadable_ids()
                     )
                 except Exception as exc:
                     self._failed(exc)
                     return False
-                self._succeeded(changed)
+                self._succeeded(change)
                 return True
 
     async def light_refresh(self) -> bool:
@@ -154,7 +156,7 @@ class SyncService:
                         checked = (
                             await self._check_misses(worker, window, reached_end) if prune else []
                         )
-                    changed = await self._cache.merge_first_pages_async(
+                    change = await self._cache.merge_first_pages_async(
                         window,
                         reached_end=reached_end,
                         prune=prune,
@@ -165,7 +167,7 @@ class SyncService:
                 except Exception as exc:
                     self._failed(exc)
                     return False
-                self._succeeded(changed)
+                self._succeeded(change)
                 return True
 
     async def _check_misses(
@@ -245,11 +247,11 @@ class SyncService:
 
     # -- outcome -------------------------------------------------------------------------------
 
-    def _succeeded(self, changed: bool) -> None:
+    def _succeeded(self, change: CacheChange) -> None:
         self._failures = 0
         self._retry_delay = None
-        if changed:
-            self._notify(self._on_changed)
+        if change.any:
+            self._notify(self._on_changed, change)
         self._set_state(
             SyncState(
                 "idle",

@@ -34,7 +34,7 @@ def nothing_early(server: LimitedServer) -> None:
 async def full_sync(server: LimitedServer, cache_path: Path) -> WorkspaceCache:
     cache = WorkspaceCache(cache_path)
     async with ApiClient(server.base_url, "key", retry=RetryPolicy(max_attempts=6)) as client:
-        service = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda: None)
+        service = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda _: None)
         assert await service.full_refresh() is True, service.state
     return cache
 

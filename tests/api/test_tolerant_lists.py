@@ -129,7 +129,7 @@ async def test_the_sync_reports_unreadable_posts_and_keeps_their_saved_copy(
     client, _, _ = make_client(handler)
     with WorkspaceCache(tmp_path / "c.sqlite3") as cache:
         async with client:
-            service = SyncService(client, cache, on_state=states.append, on_changed=lambda: None)
+            service = SyncService(client, cache, on_state=states.append, on_changed=lambda _: None)
             broken.clear()
             assert await service.full_refresh() is True
             assert cache.post_ids() == {"post-0000", "post-0001", "post-0002"}

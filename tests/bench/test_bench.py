@@ -42,7 +42,7 @@ from PySide6.QtWidgets import QApplication
 from app.api.client import ApiClient
 from app.runtime.gc_policy import settle_after_start
 from app.sandbox.seed import DEMO_API_KEY
-from app.store import WorkspaceCache
+from app.store import CacheChange, WorkspaceCache
 from app.sync import SyncService, SyncState
 from app.workspaces.profiles import Paths
 from tests.bench.support import (
@@ -76,7 +76,7 @@ CHILD = Path(__file__).resolve().parent / "first_paint_child.py"
 
 FETCH_PHASE = "fetch pages (event loop; parsed on the sync's worker thread)"
 STORE_PHASE = "store_full_refresh (cache writer thread)"
-RELOAD_PHASE = "on_changed: CalendarPage.reload()"
+RELOAD_PHASE = "on_changed: CalendarPage.show_change() (here a reload)"
 REPAINT_PHASE = "after the sync: calendar repaint"
 
 
@@ -121,7 +121,7 @@ async def full_sync(base_url: str, cache_path: Path) -> tuple[float, int]:
     async with ApiClient(base_url, DEMO_API_KEY) as client:
         cache = WorkspaceCache(cache_path)
         try:
-            service = SyncService(client, cache, on_state=states.append, on_changed=lambda: None)
+            service = SyncService(client, cache, on_state=states.append, on_changed=lambda _: None)
             started = time.perf_counter()
             ok = await service.full_refresh()
             elapsed = time.perf_counter() - started
@@ -171,7 +171,7 @@ async def heartbeat_sync(base_url: str, cache_path: Path) -> dict[str, Any]:
     phases = Phases()
     original_store = cache.store_full_refresh_async
 
-    async def timed_store(*args: Any, **kwargs: Any) -> bool:
+    async def timed_store(*args: Any, **kwargs: Any) -> CacheChange:
         started = time.perf_counter()
         try:
             return await original_store(*args, **kwargs)
@@ -181,9 +181,9 @@ async def heartbeat_sync(base_url: str, cache_path: Path) -> dict[str, Any]:
     # Observation only: the same method, with its wall-clock span recorded.
     cache.store_full_refresh_async = timed_store  # type: ignore[method-assign]
 
-    def on_changed() -> None:  # what Application._paint_from_cache does with the calendar
+    def on_changed(change: CacheChange) -> None:  # what the app's page wiring does with it
         started = time.perf_counter()
-        page.reload()
+        page.show_change(change)  # a whole sync into an empty cache: one reload
         phases.mark(RELOAD_PHASE, started, time.perf_counter())
 
     ticks: list[float] = []

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import QApplication
 from app.api.client import ApiClient
 from app.runtime.gc_policy import settle_after_start
 from app.sandbox.seed import DEMO_API_KEY
-from app.store import WorkspaceCache
+from app.store import CacheChange, WorkspaceCache
 from app.sync import SyncService
 from tests.bench.support import SandboxProcess, machine_info, median, record_results
 from tests.fresh_process import xdg_environment
@@ -113,7 +113,7 @@ async def fill_cache(base_url: str, path: Path) -> list[str]:
     cache = WorkspaceCache(path)
     try:
         async with ApiClient(base_url, DEMO_API_KEY) as client:
-            service = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda: None)
+            service = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda _: None)
             assert await service.full_refresh(), service.state
         soon = datetime.now(UTC) + timedelta(days=1)
         cards = cache.cards_between(soon, soon + timedelta(days=40), statuses=["scheduled"])
@@ -152,10 +152,12 @@ async def actions_during_sync(
     sync_store: list[tuple[float, float]] = []
     try:
         async with ApiClient(base_url, DEMO_API_KEY) as client:
-            service = SyncService(client, cache, on_state=lambda _: None, on_changed=reload)
+            service = SyncService(
+                client, cache, on_state=lambda _: None, on_changed=lambda _change: reload()
+            )
             original_store = cache.store_full_refresh_async
 
-            async def timed_store(*args: Any, **kwargs: Any) -> bool:
+            async def timed_store(*args: Any, **kwargs: Any) -> CacheChange:
                 started = time.perf_counter()
                 try:
                     return await original_store(*args, **kwargs)

@@ -337,12 +337,17 @@ def test_full_refresh_stores_accounts_labels_and_posts_together(cache: Workspace
     accounts = [make_account("zeta", "linkedin"), make_account("alpha", "x", timezone="UTC")]
     labels = [make_label("l2"), make_label("l1")]
 
-    assert cache.store_full_refresh(accounts, labels, [make_post("a")]) is True
-    assert cache.store_full_refresh(accounts, labels, [make_post("a")]) is False
+    first = cache.store_full_refresh(accounts, labels, [make_post("a")])
+    assert ([card.id for card in first.cards], first.gone, first.lists) == (["a"], (), True)
+    every = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
+    assert first.cards == tuple(cache.cards_between(*every))  # as the calendar reads it
+    assert cache.store_full_refresh(accounts, labels, [make_post("a")]).any is False
 
     assert cache.accounts() == accounts  # the server's order is kept
     assert cache.labels() == labels
     assert cache.count_posts() == 1
+    again = cache.store_full_refresh(accounts[:1], labels, [make_post("b")])
+    assert ([card.id for card in again.cards], again.gone, again.lists) == (["b"], ("a",), True)
 
 
 def test_accounts_and_labels_report_changes(cache: WorkspaceCache) -> None:
@@ -394,7 +399,9 @@ def test_light_refresh_adds_new_and_updates_changed_posts(ten_days: WorkspaceCac
     window += [make_post(f"d{day}", scheduled_at=_schedule(day)) for day in (9, 8)]
     window[1] = make_post("d10", scheduled_at=_schedule(10), content="edited")
 
-    assert ten_days.merge_first_pages(window) is True
+    change = ten_days.merge_first_pages(window)
+    assert sorted(card.id for card in change.cards) == ["d10", "new"]  # d9, d8: unchanged
+    assert (change.gone, change.lists) == ((), False)
     assert ten_days.count_posts() == 12
     stored = ten_days.post("d10")
     assert stored is not None
@@ -405,8 +412,9 @@ def test_light_refresh_drops_what_the_window_should_have_held(ten_days: Workspac
     # Pages cover March 10..7; d9 is missing from them, so it was deleted on the server.
     window = [make_post(f"d{day}", scheduled_at=_schedule(day)) for day in (10, 8, 7)]
 
-    assert ten_days.merge_first_pages(window) is True
+    change = ten_days.merge_first_pages(window)
 
+    assert (change.cards, change.gone, change.lists) == ((), ("d9",), False)
     assert ten_days.post("d9") is None
     # Older than the window's earliest post: the pages could not show them, so they stay.
     assert all(ten_days.post(f"d{day}") is not None for day in range(1, 7))
@@ -428,7 +436,8 @@ def test_checked_posts_are_stored_and_kept(ten_days: WorkspaceCache) -> None:
     window = [make_post(f"d{day}", scheduled_at=_schedule(day)) for day in (10, 7)]
     moved = make_post("d9", scheduled_at="2026-02-01 09:00:00")  # read one by one: it exists
 
-    assert ten_days.merge_first_pages(window, checked=[moved]) is True
+    change = ten_days.merge_first_pages(window, checked=[moved])
+    assert ([card.id for card in change.cards], change.gone) == (["d9"], ("d8",))
 
     assert ten_days.post("d8") is None
     stored = ten_days.post("d9")
@@ -443,7 +452,7 @@ def test_posts_at_the_window_boundary_time_are_kept(ten_days: WorkspaceCache) ->
     # The page ended at d8; "tie" has the same time and may be first on the next page.
     window = [make_post(f"d{day}", scheduled_at=_schedule(day)) for day in (10, 9, 8)]
 
-    assert ten_days.merge_first_pages(window) is False
+    assert ten_days.merge_first_pages(window).any is False
 
     assert ten_days.post("tie") is not None
 
@@ -453,7 +462,9 @@ def test_when_the_pages_hold_the_whole_list_everything_missing_goes(
 ) -> None:
     window = [make_post(f"d{day}", scheduled_at=_schedule(day)) for day in (10, 3)]
 
-    assert ten_days.merge_first_pages(window, reached_end=True) is True
+    change = ten_days.merge_first_pages(window, reached_end=True)
+    assert change.cards == ()
+    assert change.gone == tuple(sorted({f"d{day}" for day in range(1, 10)} - {"d3"} | {"draft"}))
 
     assert sorted(ten_days.post_ids()) == ["d10", "d3"]
 
@@ -464,14 +475,13 @@ def test_unconsistent_pages_drop_nothing(ten_days: WorkspaceCache) -> None:
         make_post("d1", scheduled_at=_schedule(1)),
     ]
 
-    assert ten_days.merge_first_pages(window, prune=False) is False
+    assert ten_days.merge_first_pages(window, prune=False).any is False
     assert ten_days.count_posts() == 11
 
 
 def test_a_window_of_drafts_only_drops_nothing(ten_days: WorkspaceCache) -> None:
-    assert (
-        ten_days.merge_first_pages([make_post("draft", scheduled_at=None, status="draft")]) is False
-    )
+    draft = make_post("draft", scheduled_at=None, status="draft")
+    assert ten_days.merge_first_pages([draft]).any is False
     assert ten_days.count_posts() == 11
 
 

@@ -68,7 +68,7 @@ async def test_a_refresh_collects_on_the_loop_thread_only(
 
     with WorkspaceCache(tmp_path / "cache.sqlite3") as cache:
         async with ApiClient(sandbox.base_url, sandbox.keys.admin, retry=FAST) as client:
-            sync = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda: None)
+            sync = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda _: None)
             gc.callbacks.append(watch)
             try:
                 assert await sync.full_refresh() is True

@@ -70,7 +70,7 @@ async def test_a_refresh_runs_with_the_short_interval(
     monkeypatch.setattr(resource, "validate", observed)
     with WorkspaceCache(tmp_path / "cache.sqlite3") as cache:
         async with ApiClient(sandbox.base_url, sandbox.keys.admin, retry=FAST) as client:
-            sync = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda: None)
+            sync = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda _: None)
             assert await sync.full_refresh() is True
             assert await sync.light_refresh() is True
     assert len(seen) == 3 + 2

@@ -62,7 +62,7 @@ class Harness:
             transport=httpx.MockTransport(lambda request: self.handler(request)),
         )
         self.service = SyncService(
-            self.client, cache, on_state=self.states.append, on_changed=lambda: None
+            self.client, cache, on_state=self.states.append, on_changed=lambda _: None
         )
 
 

@@ -79,7 +79,7 @@ async def test_the_next_attempt_waits_exactly_retry_after(cache: WorkspaceCache)
 
     async with client_with(server(posts), clock) as client:
         service = SyncService(
-            client, cache, on_state=on_state, on_changed=lambda: None, rng=lambda: 0.5
+            client, cache, on_state=on_state, on_changed=lambda _: None, rng=lambda: 0.5
         )
         task = asyncio.ensure_future(service.run_forever(light_every=1e6, full_every=1e6))
         try:
@@ -101,7 +101,7 @@ async def test_backoff_after_an_outage_is_exact_with_a_fixed_jitter(cache: Works
     clock = FakeClock(start=0.0)
     async with client_with(server(lambda: refused_with(500)), clock) as client:
         service = SyncService(
-            client, cache, on_state=lambda _: None, on_changed=lambda: None, rng=lambda: 0.5
+            client, cache, on_state=lambda _: None, on_changed=lambda _: None, rng=lambda: 0.5
         )
         assert await service.full_refresh() is False
         assert service.state.retry_in == 2.0  # retry_base, jitter factor 0.8 + 0.4 * 0.5 = 1
@@ -124,7 +124,7 @@ async def test_a_backoff_never_ends_before_the_rate_gate_opens(cache: WorkspaceC
     async with client_with(server(posts), clock) as client:
         gate_closed_by_another_route.append(client)
         service = SyncService(
-            client, cache, on_state=lambda _: None, on_changed=lambda: None, rng=lambda: 0.5
+            client, cache, on_state=lambda _: None, on_changed=lambda _: None, rng=lambda: 0.5
         )
         assert await service.full_refresh() is False
     assert service.state.kind == "server_error"
@@ -141,7 +141,7 @@ async def test_failing_callbacks_do_not_end_the_sync_loop(cache: WorkspaceCache)
         calls["state"] += 1
         raise RuntimeError("a broken status bar")
 
-    def on_changed() -> None:
+    def on_changed(_change: object) -> None:
         calls["changed"] += 1
         raise RuntimeError("a broken calendar")
 
@@ -185,7 +185,7 @@ async def test_each_failure_has_a_kind_the_window_can_act_on(
     headers = {"Location": "https://api.example.test/api/posts"} if status == 302 else None
     clock = FakeClock()
     async with client_with(server(lambda: refused_with(status, headers)), clock) as client:
-        service = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda: None)
+        service = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda _: None)
         assert await service.full_refresh() is False
     state = service.state
     assert (state.kind, state.phase) == (kind, phase)
@@ -206,7 +206,7 @@ async def test_never_synced_is_told_apart_from_showing_saved_data(cache: Workspa
         return json_response(200, posts_page(1, last_page=1, per_page=3))
 
     async with client_with(server(posts), clock) as client:
-        service = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda: None)
+        service = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda _: None)
         assert await service.full_refresh() is False
         never = service.state
         outage["on"] = False

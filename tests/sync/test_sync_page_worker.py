@@ -32,7 +32,7 @@ def cache(tmp_path: Path) -> Iterator[WorkspaceCache]:
 
 
 def sync_for(client: ApiClient, cache: WorkspaceCache) -> SyncService:
-    return SyncService(client, cache, on_state=lambda _: None, on_changed=lambda: None)
+    return SyncService(client, cache, on_state=lambda _: None, on_changed=lambda _: None)
 
 
 def parse_threads() -> list[threading.Thread]:

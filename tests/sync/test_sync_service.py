@@ -14,7 +14,7 @@ from app.api.client import ApiClient
 from app.api.retry import SYSTEM_CLOCK, RetryPolicy
 from app.models import PostUpdate
 from app.sandbox.harness import SandboxServer
-from app.store import WorkspaceCache
+from app.store import CacheChange, WorkspaceCache
 from app.sync import SyncService, SyncState
 from tests.api.helpers import FakeClock
 
@@ -27,12 +27,14 @@ class Recorder:
     def __init__(self) -> None:
         self.states: list[SyncState] = []
         self.changes = 0
+        self.last_change: CacheChange | None = None
 
     def on_state(self, state: SyncState) -> None:
         self.states.append(state)
 
-    def on_changed(self) -> None:
+    def on_changed(self, change: CacheChange) -> None:
         self.changes += 1
+        self.last_change = change
 
     @property
     def phases(self) -> list[str]:
@@ -137,9 +139,16 @@ async def test_a_refresh_without_news_does_not_ask_for_a_repaint(
         assert await service.light_refresh() is True
         assert recorder.changes == 1
 
-        sandbox.store.insert_posts(1, status="scheduled", scheduled_at=FUTURE)
+        [new_id] = sandbox.store.insert_posts(1, status="scheduled", scheduled_at=FUTURE)
         assert await service.light_refresh() is True
         assert recorder.changes == 2
+        change = recorder.last_change  # what changed, for the calendar to place
+        assert change is not None
+        assert ([card.id for card in change.cards], change.gone, change.lists) == (
+            [new_id],
+            (),
+            False,
+        )
 
 
 @pytest.mark.asyncio

@@ -97,7 +97,7 @@ class CalendarLoader(QObject):
         self.visible = self.entry_cache.entries(wanted.apply(self.source.cards_between(start, end)))
         if whole:
             self._read_drafts()
-            self._read_sync_mark()
+            self.read_sync_mark()
         self.entries = {entry.id: entry for entry in [*self.drafts, *self.visible]}
         if self._loaded_range != (start, end):
             self._loaded_range = (start, end)
@@ -137,7 +137,7 @@ class CalendarLoader(QObject):
         wanted = self._state.filter
         self.drafts = self.entry_cache.entries(wanted.apply(self.source.unscheduled_cards()))
 
-    def _read_sync_mark(self) -> None:
+    def read_sync_mark(self) -> None:
         """A cache knows whether a sync ever filled it; a source without that says nothing."""
         last_sync = getattr(self.source, "last_sync_at", None)
         if callable(last_sync):

@@ -199,7 +199,7 @@ class SendController(QObject):
         for post in posts:
             self.session.cache.upsert_post(post)
         if posts:
-            self.session.dataChanged.emit()
+            self.session.dataChanged.emit(None)
             self.postsCreated.emit(posts)
         if entry.draft_id is not None:
             with contextlib.suppress(Exception):
@@ -315,14 +315,14 @@ class SendController(QObject):
             )
         after = await client.posts.get(original.id)
         self.session.cache.upsert_post(after)
-        self.session.dataChanged.emit()
+        self.session.dataChanged.emit(None)
         return EditOutcome(after, _ignored(plan.update, after))
 
     async def delete_post(self, post_id: str) -> None:
         with contextlib.suppress(NotFound):
             await self.session.client.posts.delete(post_id)
         self.session.cache.delete_post(post_id)
-        self.session.dataChanged.emit()
+        self.session.dataChanged.emit(None)
 
 
 def _resolve(future: asyncio.Future[None]) -> None:

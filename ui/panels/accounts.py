@@ -238,4 +238,4 @@ class AccountsPanel(PanelPage):
             self.model.replace(account)
             self._summarize()
         session.cache.set_accounts(self.model.accounts)
-        session.dataChanged.emit()
+        session.dataChanged.emit(None)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
-from app.store import CacheError, WorkspaceCache
+from app.store import CacheChange, CacheError, WorkspaceCache
 from ui.calendar import CalendarPage
 from ui.messages import Level, Message, MessageBridge, message_for_error
 from ui.panels.accounts import AccountsPanel
@@ -126,11 +126,15 @@ class PageWiring(QObject):
             session.writes.busyChanged.connect(set_busy)
         self.registry.refresh_enabled()
 
-    def paint_from_cache(self) -> None:
+    def paint_from_cache(self, change: CacheChange | None = None) -> None:
+        """The cache changed: `change` says how when a sync knows (None: re-read it all)."""
         if self.manager.cache is None:
             return
         try:
-            self.calendar.reload()
+            if change is None:
+                self.calendar.reload()
+            else:
+                self.calendar.show_change(change)
             self._show_accounts()
         except CacheError as error:
             self.cache_unreadable(error)

@@ -76,7 +76,7 @@ def test_a_cache_read_that_fails_is_reported_and_nothing_escapes(
             raise CacheError("The local cache is damaged. Restart Postdesk to rebuild it.")
 
         cache.cards_between = damaged  # type: ignore[method-assign]
-        app.manager.dataChanged.emit()
+        app.manager.dataChanged.emit(None)
         await until(lambda: "damaged" in app.window.banner.text(), what="the message")
         assert "Restart Postdesk" in app.window.banner.text()
         assert "Something went wrong" not in app.window.banner.text()

@@ -32,7 +32,7 @@ class Planned:
 async def _sync(server: SandboxServer, cache: WorkspaceCache) -> None:
     client = ApiClient(server.base_url, server.keys.admin)
     try:
-        service = SyncService(client, cache, on_state=lambda _s: None, on_changed=lambda: None)
+        service = SyncService(client, cache, on_state=lambda _s: None, on_changed=lambda _: None)
         assert await service.full_refresh(), "the sync from the sandbox failed"
     finally:
         await client.aclose()
