@@ -108,11 +108,22 @@ def run(loop: qasync.QEventLoop, coro: Coroutine[Any, Any, T]) -> T:
     return result
 
 
+def app_client(base_url: str) -> ApiClient:
+    """The client the app makes for this workspace. With another server zone (`UTC` instead of
+    the profile's `ZoneInfo("UTC")`) every stored time reads differently, and a sync would find
+    all 3,000 posts and the accounts changed against the warm cache, which no user's cache does."""
+    from ui.shell.first_workspace import profile_for_base_url
+
+    return ApiClient(
+        base_url, DEMO_API_KEY, server_tz=profile_for_base_url(base_url, "UTC").server_tz
+    )
+
+
 async def fill_cache(base_url: str, path: Path) -> list[str]:
     """A warm cache (as the user has it), and 20 scheduled future posts to reschedule."""
     cache = WorkspaceCache(path)
     try:
-        async with ApiClient(base_url, DEMO_API_KEY) as client:
+        async with app_client(base_url) as client:
             service = SyncService(client, cache, on_state=lambda _: None, on_changed=lambda _: None)
             assert await service.full_refresh(), service.state
         soon = datetime.now(UTC) + timedelta(days=1)
@@ -151,7 +162,7 @@ async def actions_during_sync(
 
     sync_store: list[tuple[float, float]] = []
     try:
-        async with ApiClient(base_url, DEMO_API_KEY) as client:
+        async with app_client(base_url) as client:
             service = SyncService(
                 client, cache, on_state=lambda _: None, on_changed=lambda _change: reload()
             )
