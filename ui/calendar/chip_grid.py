@@ -11,7 +11,6 @@ unscheduled tray) arrive as Qt drag-and-drop events (the views forward their han
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 from typing import NamedTuple, Protocol
 
@@ -79,8 +78,7 @@ class DragState(NamedTuple):
         return QRect(self.pos - self.grab, self.chip_size)
 
 
-@dataclass
-class _Press:
+class _Press(NamedTuple):
     pos: QPoint
     entry: Entry
     grab: QPoint
