@@ -69,6 +69,8 @@ LATE_QT_CLASSES = (
     "QtWidgets.QStyle",  # the item delegates' state flags
     "QtWidgets.QMessageBox",  # confirmations
     "QtCore.QMimeData",  # dragging a post
+    "QtCore.QMetaMethod",  # moving a post to the drafts
+    "QtWidgets.QToolTip",  # a drop on a time that has passed
 )
 
 # Stops the real entry point once its first frame has been painted, and reports.

@@ -26,7 +26,7 @@ from PySide6.QtGui import (
     QPainter,
     QPalette,
 )
-from PySide6.QtWidgets import QApplication, QToolTip, QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 from ui.calendar.drag import DropTarget, post_id_from_mime
 from ui.calendar.entries import Entry
@@ -239,6 +239,8 @@ class ChipInteraction(QObject):
             self.dayActivated.emit(day)
 
     def _tooltip(self, event: QHelpEvent) -> None:
+        from PySide6.QtWidgets import QToolTip  # at the first hover, not before the first paint
+
         entry = self._view.entry_at(event.pos()) if self._drag is None else None
         if entry is not None:
             QToolTip.showText(event.globalPos(), entry_tooltip(entry), self._surface)

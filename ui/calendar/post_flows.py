@@ -12,10 +12,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMetaMethod
-from PySide6.QtGui import QCursor
-from PySide6.QtWidgets import QToolTip
-
 from app.calendar.grid import move_to_day, slot_instant
 from app.domain.enums import PostStatus
 from app.posts.lifecycle import PostAction, is_in_future
@@ -175,6 +171,10 @@ class PostFlows:
             return
         waiting = entry.known_status is PostStatus.SCHEDULED
         if waiting and not is_in_future(when, self._now()):
+            # Imported here: their classes (and enums) cost ~1 ms before the first paint.
+            from PySide6.QtGui import QCursor
+            from PySide6.QtWidgets import QToolTip
+
             local = when.astimezone(self._tz)
             QToolTip.showText(
                 QCursor.pos(),
@@ -206,6 +206,8 @@ class PostFlows:
         entry = self._require(PostAction.MOVE_TO_DRAFT)
         if entry is None:
             return
+        from PySide6.QtCore import QMetaMethod  # not before the first paint (its enums)
+
         page = self._page
         signal = QMetaMethod.fromSignal(page.moveToDraftRequested)
         if not page.isSignalConnected(signal) and entry.known_status is PostStatus.SCHEDULED:
