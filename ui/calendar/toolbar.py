@@ -41,8 +41,10 @@ def period_titles(view: ViewKind, days: list[date], anchor: date) -> list[str]:
     return [f"{first.day} – {last.day} {last:%B %Y}", f"{first.day}–{last.day} {last:%b %Y}"]
 
 
-def action_button(action: QAction, object_name: str, *, text: str | None = None) -> QToolButton:
-    button = QToolButton()
+def action_button(
+    action: QAction, object_name: str, *, text: str | None = None, parent: QWidget | None = None
+) -> QToolButton:
+    button = QToolButton(parent)
     if text is not None:
         # A tool button retakes its action's icon text whenever the action changes (e.g. its
         # shortcuts), so the short label lives there; menus keep showing the full text.

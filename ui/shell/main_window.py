@@ -93,23 +93,26 @@ class MainWindow(QMainWindow):
         self.clock = clock
         self.painted = False
         """Whether the window has been on screen; slow start-up work waits for it."""
-        self.sidebar = Sidebar()
+        # Each widget is made inside its parent: adding a finished subtree to a styled window
+        # re-styles all of it (~1.5 ms each for the sidebar and the page area, at start).
+        body = QWidget(self)
+        self.sidebar = Sidebar(body)
         self.sidebar.setObjectName("sidebar")
         self.sidebar.setFixedWidth(180)
-        self.pages = QStackedWidget()
+        self.page_area = QWidget(body)
+        self.pages = QStackedWidget(self.page_area)
         self._section_pages: dict[str, QWidget] = {}
         self._page_builders: dict[str, Callable[[QWidget], QWidget]] = {}
         for name in SECTIONS:
             item = QListWidgetItem(name.capitalize())
             item.setData(Qt.ItemDataRole.UserRole, name)
             self.sidebar.addItem(item)
-            placeholder = QLabel("Loading…")
+            placeholder = QLabel("Loading…", self.pages)
             placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
             self._section_pages[name] = placeholder
             self.pages.addWidget(placeholder)
         self.sidebar.currentRowChanged.connect(self._show_row)
 
-        self.page_area = QWidget()
         column = QVBoxLayout(self.page_area)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
@@ -119,7 +122,6 @@ class MainWindow(QMainWindow):
         self.page_area.installEventFilter(self)
         messages.posted.connect(self._show_message)
         messages.withdrawn.connect(self.banner.withdraw)
-        body = QWidget()
         row = QHBoxLayout(body)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(0)
