@@ -8,8 +8,8 @@ write's answer) and then hands the result to the widgets.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable
-from datetime import date, datetime, tzinfo
+from collections.abc import Callable, Iterable, Iterator
+from datetime import date, datetime, timedelta, tzinfo
 from typing import NamedTuple
 
 from PySide6.QtCore import QObject, QTimer
@@ -21,7 +21,11 @@ from ui.calendar.source import CalendarSource
 from ui.calendar.state import CalendarState
 
 PREFETCH_DELAY_MS = 150
-PREFETCH_GAP_MS = 30
+PREFETCH_SLICE_GAP_MS = 10
+"""Between two slices of the head start: the GUI thread's events (a sync's pages, the user's
+input) come in between, so none waits behind a whole month (~20 ms read and drawn at once)."""
+PREFETCH_READ = timedelta(days=7)
+"""One slice reads a week of the neighbouring period (~250 cards of a dense month, ~1.5 ms)."""
 
 Choices = tuple[list[AccountChoice], list[CardLabel]]
 
@@ -47,7 +51,7 @@ class CalendarLoader(QObject):
         source: CalendarSource,
         state: CalendarState,
         tz: tzinfo,
-        prepare_month: Callable[[date, list[Entry]], None],
+        prepare_month: Callable[[date, list[Entry]], Iterable[None]],
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -62,17 +66,17 @@ class CalendarLoader(QObject):
         self._loaded_range: tuple[datetime, datetime] | None = None
         self._choices: Choices | None = None
         # Reads the periods before and after the shown one once the page is idle, so the next
-        # switch finds their posts parsed (a month of ~1,100 cards takes ~10 ms to read first).
-        self._prefetch_steps: list[int] = []
+        # switch finds their posts parsed (a month of ~1,100 cards takes ~10 ms to read first)
+        # and, for months, their chips drawn: in slices of a few ms (`_prefetch_slice`).
+        self._prefetch: Iterator[None] | None = None
         self._prefetch_timer = QTimer(self)
         self._prefetch_timer.setSingleShot(True)
-        self._prefetch_timer.setInterval(PREFETCH_DELAY_MS)
-        self._prefetch_timer.timeout.connect(self._prefetch_neighbours)
+        self._prefetch_timer.timeout.connect(self._prefetch_slice)
 
     def set_source(self, source: CalendarSource) -> None:
         self.source = source
         self._prefetch_timer.stop()
-        self._prefetch_steps = []
+        self._prefetch = None
         self.entry_cache.clear()
 
     def period(self) -> tuple[datetime, datetime]:
@@ -101,8 +105,8 @@ class CalendarLoader(QObject):
         self.entries = {entry.id: entry for entry in [*self.drafts, *self.visible]}
         if self._loaded_range != (start, end):
             self._loaded_range = (start, end)
-            self._prefetch_steps = [1, -1]
-            self._prefetch_timer.start()
+            self._prefetch = None  # the old neighbours' slices are not wanted any more
+            self._prefetch_timer.start(PREFETCH_DELAY_MS)
             return True
         return False
 
@@ -143,27 +147,39 @@ class CalendarLoader(QObject):
         if callable(last_sync):
             self._state.never_synced = last_sync() is None
 
-    def _prefetch_neighbours(self) -> None:
-        """One neighbour per call (each ~10 ms for a dense month), the next one queued."""
-        if not self._prefetch_steps:
-            self._prefetch_steps = [1, -1]
-        step = self._prefetch_steps.pop(0)
-        view, anchor = self._state.view, self._state.anchor
-        neighbour = shift_anchor(view, anchor, step)
-        start, end = visible_range(view, neighbour, self._tz)
+    def prefetch_pending(self) -> bool:
+        """Whether a head start on the neighbouring periods is queued or under way."""
+        return self._prefetch_timer.isActive()
+
+    def _prefetch_slice(self) -> None:
+        """One slice of the head start (a week read, the entries made, or a few chips drawn);
+        the next one is queued after a short gap."""
+        if self._prefetch is None:
+            self._prefetch = self._prefetch_slices()
         try:
-            cards = self.source.cards_between(start, end)
+            next(self._prefetch)
+        except StopIteration:
+            self._prefetch = None
+            return
         except Exception:
             # Only a head start: a source that cannot be read now (a workspace closing)
             # says so at the next real reload, with the page's own error path.
-            self._prefetch_steps = []
+            self._prefetch = None
             return
-        entries = self.entry_cache.entries(self._state.filter.apply(cards))
-        if view is ViewKind.MONTH:
-            self._prepare_month(neighbour, entries)
-        if self._prefetch_steps:
-            QTimer.singleShot(PREFETCH_GAP_MS, self, self._prefetch_next)
+        self._prefetch_timer.start(PREFETCH_SLICE_GAP_MS)
 
-    def _prefetch_next(self) -> None:
-        if self._prefetch_steps and not self._prefetch_timer.isActive():
-            self._prefetch_neighbours()
+    def _prefetch_slices(self) -> Iterator[None]:
+        view, anchor = self._state.view, self._state.anchor
+        for step in (1, -1):
+            neighbour = shift_anchor(view, anchor, step)
+            start, end = visible_range(view, neighbour, self._tz)
+            cards: list[PostCard] = []
+            while start < end:
+                cards += self.source.cards_between(start, min(start + PREFETCH_READ, end))
+                start += PREFETCH_READ
+                yield
+            entries = self.entry_cache.entries(self._state.filter.apply(cards))
+            if view is ViewKind.MONTH:
+                yield
+                yield from self._prepare_month(neighbour, entries)
+            yield

@@ -13,7 +13,7 @@ views, the detail panel and the "+N more" popup the first time they are needed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime, time, tzinfo
 from typing import TYPE_CHECKING
 
@@ -368,8 +368,8 @@ class CalendarPage(QWidget):
             self.selection.after_load()
             self._update_empty_state()
 
-    def _prepare_month(self, anchor: date, entries: list[Entry]) -> None:
-        self.month_view.prepare(anchor.year, anchor.month, entries)
+    def _prepare_month(self, anchor: date, entries: list[Entry]) -> Iterator[None]:
+        return self.month_view.prepare(anchor.year, anchor.month, entries)
 
     # -- state → widgets -------------------------------------------------------------------
     def _view_changed(self, kind: ViewKind) -> None:
