@@ -97,6 +97,9 @@ class Notifier(QObject):
 
     async def _look(self, session: WorkspaceSession) -> None:
         alerts = self.watcher.observe("post", self._post_items(session))
+        # The posts' part shows at once: the count and the badge never disagree while the
+        # webhooks are being asked for.
+        self._badge()
         try:
             webhooks = await session.client.webhooks.list()
         except ApiError:
