@@ -8,11 +8,10 @@ closes, its messages are withdrawn and their actions do nothing any more.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
@@ -28,19 +27,18 @@ class Level(Enum):
     ERROR = "error"
 
 
-@dataclass(frozen=True)
-class Message:
+class Message(NamedTuple):
     text: str
     level: Level = Level.INFO
     hint: str = ""
     action_label: str = ""
-    action: Callback | None = field(default=None, compare=False)
+    action: Callback | None = None
     timeout_ms: int = 0  # 0 = stays until dismissed
     second_label: str = ""
-    second_action: Callback | None = field(default=None, compare=False)
+    second_action: Callback | None = None
     topic: str = ""
     """Messages about one subject (e.g. "sync") replace each other and can be withdrawn."""
-    scope: MessageScope | None = field(default=None, compare=False, repr=False)
+    scope: MessageScope | None = None
 
 
 CACHE_HINT = (
@@ -113,8 +111,7 @@ class MessageScope:
         if self.closed:
             return
         self._bridge.post(
-            dataclasses.replace(
-                message,
+            message._replace(
                 action=self._guard(message.action),
                 second_action=self._guard(message.second_action),
                 scope=self,
