@@ -144,12 +144,14 @@ class OnceButton(QToolButton):
     """An action button for which a double-click is one click.
 
     The second press of a double-click comes ~50 ms after the first; a fast server has already
-    answered by then, so the write gate alone would let a second copy through.
+    answered by then, so the write gate alone would let a second copy through. The buttons of
+    one panel share `since_press`: the answer changes which actions the post offers and the
+    buttons re-flow, so the second press may land on another button, which must not act either.
     """
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, since_press: QElapsedTimer, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._since_press = QElapsedTimer()
+        self._since_press = since_press
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         interval = QGuiApplication.styleHints().mouseDoubleClickInterval()
@@ -272,6 +274,7 @@ class PostDetailPanel(QFrame):
         self.setMaximumWidth(480)
         self.entry: Entry | None = None
         self._action_buttons: dict[PostAction, QToolButton] = {}
+        self._since_action_press = QElapsedTimer()  # one for all of them (see `OnceButton`)
 
         self.status_pill = pill_label("", QColor("#6b7280"))
         self.close_button = QToolButton()
@@ -353,7 +356,7 @@ class PostDetailPanel(QFrame):
             action = actions.get(kind)
             if action is None:
                 continue
-            button = OnceButton()
+            button = OnceButton(self._since_action_press)
             button.setDefaultAction(action)
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             button.setObjectName("dangerButton" if kind is PostAction.DELETE else "actionButton")

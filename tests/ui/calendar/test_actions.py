@@ -126,6 +126,31 @@ def test_a_double_click_on_a_detail_button_is_one_request(
     assert requests == [post_id, post_id]
 
 
+def test_a_double_click_whose_second_press_lands_on_another_button_is_one_request(
+    make_page: PageFactory, qtbot: QtBot
+) -> None:
+    """The answer changes the post's actions and the buttons re-flow: the second press of a
+    double-click can fall on the button that took the first one's place."""
+    page, post_id = selected(make_page)
+    page.open_detail()
+    first = page.detail.action_button(PostAction.DUPLICATE)
+    other = page.detail.action_button(PostAction.MOVE_TO_DRAFT)
+    assert first is not None
+    assert other is not None
+    assert other.isEnabled()
+    duplicates: list[str] = []
+    drafts: list[str] = []
+    page.duplicateRequested.connect(duplicates.append)
+    page.moveToDraftRequested.connect(drafts.append)
+    page.unscheduleRequested.connect(drafts.append)
+    qtbot.mouseClick(first, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(other, Qt.MouseButton.LeftButton)  # within the double-click interval
+    assert (duplicates, drafts) == ([post_id], [])
+    qtbot.wait(QGuiApplication.styleHints().mouseDoubleClickInterval() + 50)
+    qtbot.mouseClick(other, Qt.MouseButton.LeftButton)  # a click of its own
+    assert drafts == [post_id]
+
+
 def test_publish_now_asks_first_naming_the_networks(make_page: PageFactory, qtbot: QtBot) -> None:
     page, post_id = selected(make_page)
     with qtbot.assertNotEmitted(page.publishNowRequested):
