@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, NamedTuple, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
 from app.calendar.post_card import (
     AccountChoice,
@@ -104,8 +104,6 @@ class CacheChange(NamedTuple):
     def any(self) -> bool:
         return bool(self.cards or self.gone or self.lists)
 
-
-NO_CHANGE = CacheChange()
 
 RefreshMark = int
 """Taken with `begin_refresh()` before a refresh reads the server; see `replace_all_posts`."""
@@ -634,12 +632,8 @@ class WorkspaceCache:
     def posts(self, post_ids: Iterable[str]) -> list[Post]:
         """The whole posts with these ids, in that order; ids the cache lacks are left out."""
         wanted = list(dict.fromkeys(post_ids))
-        bodies: dict[str, str] = {}
-        for first in range(0, len(wanted), _IDS_PER_QUERY):
-            chunk = wanted[first : first + _IDS_PER_QUERY]
-            sql = f"SELECT id, body FROM posts WHERE id IN ({_marks(len(chunk))})"
-            with self._reading() as db:
-                bodies.update(db.execute(sql, chunk).fetchall())
+        with self._reading() as db:
+            bodies = dict(_rows_by_id(db, "id, body", wanted))
         return [decode_post(bodies[post_id]) for post_id in wanted if post_id in bodies]
 
     def count_posts(self) -> int:
@@ -793,15 +787,19 @@ def _marks(count: int) -> str:
     return ", ".join("?" * count) if count else "NULL"
 
 
+def _rows_by_id(db: sqlite3.Connection, columns: str, ids: Iterable[str]) -> Iterator[Any]:
+    """`columns` of the cached posts among `ids` (any number of them, in a few queries)."""
+    wanted = list(ids)
+    for first in range(0, len(wanted), _IDS_PER_QUERY):
+        chunk = wanted[first : first + _IDS_PER_QUERY]
+        yield from db.execute(
+            f"SELECT {columns} FROM posts WHERE id IN ({_marks(len(chunk))})", chunk
+        )
+
+
 def _stored(db: sqlite3.Connection, ids: Iterable[str]) -> dict[str, tuple[str, str | None]]:
     """(body, card) of the given posts that are cached."""
-    wanted = list(ids)
-    found: dict[str, tuple[str, str | None]] = {}
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        sql = f"SELECT id, body, card FROM posts WHERE id IN ({_marks(len(chunk))})"
-        found.update((row[0], (row[1], row[2])) for row in db.execute(sql, chunk))
-    return found
+    return {row[0]: (row[1], row[2]) for row in _rows_by_id(db, "id, body, card", ids)}
 
 
 def _all_ids(db: sqlite3.Connection) -> set[str]:
@@ -823,23 +821,13 @@ def _delete_posts(db: sqlite3.Connection, ids: set[str]) -> list[str]:
     """Deletes the cached posts among `ids`; returns the ids that were cached."""
     if not ids:
         return []
-    wanted = sorted(ids)
-    present = _stored_ids(db, wanted)
-    cached = [post_id for post_id in wanted if post_id in present]
+    present = {row[0] for row in _rows_by_id(db, "id", ids)}
+    cached = sorted(present)
     params = [(post_id,) for post_id in cached]
     db.executemany("DELETE FROM posts WHERE id = ?", params)
     db.executemany("DELETE FROM post_accounts WHERE post_id = ?", params)
     db.executemany("DELETE FROM post_labels WHERE post_id = ?", params)
     return cached
-
-
-def _stored_ids(db: sqlite3.Connection, ids: list[str]) -> set[str]:
-    found: set[str] = set()
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        sql = f"SELECT id FROM posts WHERE id IN ({_marks(len(chunk))})"
-        found.update(row[0] for row in db.execute(sql, chunk))
-    return found
 
 
 def _change(stored: list[PostRow], gone: list[str], lists: bool) -> CacheChange:
