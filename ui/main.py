@@ -85,9 +85,8 @@ def _run(qt_app: QApplication, options: Options) -> int:
     frame = _paint_first(options, start_loading_fonts())
     import asyncio
 
-    import qasync
-
     from ui.application import Application
+    from ui.event_loop import EventLoop
     from ui.shell.interrupt import quit_on_sigint, restore_sigint
 
     async def run() -> int:
@@ -96,7 +95,7 @@ def _run(qt_app: QApplication, options: Options) -> int:
         return await app.run()
 
     try:
-        with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
+        with asyncio.Runner(loop_factory=EventLoop) as runner:
             return runner.run(run())
     finally:
         restore_sigint()

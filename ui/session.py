@@ -110,6 +110,10 @@ class WorkspaceSession(QObject):
     def refresh(self) -> None:
         self.sync.request_refresh(full=True)
 
+    def adopt(self, task: asyncio.Task[Any]) -> None:
+        """A page's task that uses this workspace: `close()` ends it before the client closes."""
+        self._tasks.adopt(task)
+
     async def close(self) -> None:
         """Cancel everything this workspace started, then close the client and the cache."""
         self.closed = True

@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-import qasync
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
@@ -57,6 +56,7 @@ from tests.bench.support import (
     stalls,
 )
 from tests.fresh_process import xdg_environment
+from ui.event_loop import EventLoop
 
 pytestmark = pytest.mark.bench
 
@@ -84,7 +84,7 @@ class LoopRunner:
     """One qasync loop (the app's loop) that runs the in-process measurements."""
 
     def __init__(self, qapp: QApplication) -> None:
-        self.loop = qasync.QEventLoop(qapp)
+        self.loop = EventLoop(qapp)
         asyncio.set_event_loop(self.loop)
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:

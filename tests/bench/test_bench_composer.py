@@ -22,7 +22,6 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-import qasync
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtTest import QTest
@@ -35,6 +34,7 @@ from app.store.local_store import LocalStore
 from app.workspaces.profiles import Profile
 from tests.bench.support import record_results
 from ui.composer.page import ComposerPage
+from ui.event_loop import EventLoop
 from ui.messages import MessageBridge
 from ui.session import WorkspaceSession
 
@@ -157,7 +157,7 @@ _NO = _Nothing()
 @pytest.fixture(scope="module")
 def results(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     qapp.setQuitOnLastWindowClosed(False)  # the pages measured open and close one by one
-    loop = qasync.QEventLoop(qapp)
+    loop = EventLoop(qapp)
     asyncio.set_event_loop(loop)
     try:
         values = loop.run_until_complete(_measure(tmp_path_factory.mktemp("bench-composer")))

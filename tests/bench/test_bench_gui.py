@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-import qasync
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
@@ -47,6 +46,7 @@ from app.store import CacheChange, WorkspaceCache
 from app.sync import SyncService
 from tests.bench.support import SandboxProcess, machine_info, median, record_results
 from tests.fresh_process import xdg_environment
+from ui.event_loop import EventLoop
 
 pytestmark = pytest.mark.bench
 
@@ -103,7 +103,7 @@ def longest_gap(ticks: list[float], begin: float, finish: float) -> float:
     return max(gaps, default=0.0)
 
 
-def run(loop: qasync.QEventLoop, coro: Coroutine[Any, Any, T]) -> T:
+def run(loop: EventLoop, coro: Coroutine[Any, Any, T]) -> T:
     result: T = loop.run_until_complete(coro)
     return result
 
@@ -386,7 +386,7 @@ def month_switches(cache_path: Path, *, pause_s: float) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def results(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     scratch = tmp_path_factory.mktemp("bench-gui")
-    loop = qasync.QEventLoop(qapp)
+    loop = EventLoop(qapp)
     asyncio.set_event_loop(loop)
     # Other work on the machine inflates every figure: the load is kept with them.
     report: dict[str, Any] = {"machine": machine_info(), "load_average_before": os.getloadavg()}

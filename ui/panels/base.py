@@ -25,10 +25,18 @@ log = logging.getLogger(__name__)
 
 
 class OwnedTasks(TaskGroup):
-    def cancel_now(self) -> None:
-        """Cancel without waiting: the page has moved on to another session (or none)."""
-        for task in list(self._tasks):
-            task.cancel()
+    """A page's tasks; each is also adopted by the page's workspace session, which ends it
+    (and waits for it) before closing its client."""
+
+    def __init__(self, on_error: Callable[[BaseException], None]) -> None:
+        super().__init__(on_error)
+        self.session: WorkspaceSession | None = None
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = super().spawn(coro)
+        if self.session is not None:
+            self.session.adopt(task)
+        return task
 
 
 class PanelPage(QWidget):
@@ -65,6 +73,7 @@ class PanelPage(QWidget):
         self.tasks.cancel_now()
         self.gate = self._new_gate()
         self.session = session
+        self.tasks.session = session
         self.stack.setCurrentWidget(self.content)
         self.session_changed()
         if session is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +20,7 @@ from app.sandbox.harness import SandboxServer
 from app.store import WorkspaceCache
 from app.store.local_store import LocalStore
 from app.workspaces.profiles import Profile
-from tests.ui.app.conftest import LoopRunner
+from tests.ui.loop_runner import LoopRunner, until
 from ui.composer.page import ComposerPage
 from ui.messages import MessageBridge
 from ui.session import WorkspaceSession
@@ -36,14 +35,6 @@ def runner(qapp: QApplication) -> Iterator[LoopRunner]:
     loop_runner.close()
     # Collect the loop's Qt objects here, not later on some worker thread.
     gc.collect()
-
-
-async def until(predicate: Callable[[], object], limit: float = 20.0, what: str = "") -> None:
-    deadline = time.monotonic() + limit
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or predicate}")
-        await asyncio.sleep(0.02)
 
 
 def dispose(widget: QWidget) -> None:

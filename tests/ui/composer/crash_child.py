@@ -7,13 +7,13 @@ import asyncio
 import sys
 from pathlib import Path
 
-import qasync
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from app.compose.document import ComposerDocument
 from app.store.local_store import LocalStore
 from ui.composer.page import ComposerPage
+from ui.event_loop import EventLoop
 
 
 async def main(path: Path) -> None:
@@ -38,6 +38,6 @@ async def main(path: Path) -> None:
 
 if __name__ == "__main__":
     app = QApplication(sys.argv)
-    loop = qasync.QEventLoop(app)
+    loop = EventLoop(app)
     asyncio.set_event_loop(loop)
     loop.run_until_complete(main(Path(sys.argv[1])))

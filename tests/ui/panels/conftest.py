@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -65,11 +64,7 @@ def make_session(tmp_path: Path, runner: LoopRunner, posted: Posted) -> Iterator
 
     yield make
     # Panel tasks still in flight end first, so none of them meets a closed client.
-    pending = [task for task in asyncio.all_tasks(runner.loop) if not task.done()]
-    for task in pending:
-        task.cancel()
-    if pending:
-        runner.run(asyncio.gather(*pending, return_exceptions=True))
+    runner.cancel_pending()
     for session in sessions:
         runner.run(session.close())
 

@@ -81,6 +81,9 @@ def test_labels_create_validate_edit_delete(
         )
         assert any(label["color"] == "#000000" for label in _labels(sandbox))
         page.list.setCurrentRow(0)
+        # The list shows the edit before the save's write has ended (its gate frees the label
+        # on the next turn of the loop); Delete is enabled only then.
+        await until(page.delete_button.isEnabled, what="the edited label free for a delete")
         click(page.delete_button)
         confirm(page.question)
         await until(lambda: page.list.count() == 1, what="deleted")
