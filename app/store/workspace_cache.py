@@ -104,6 +104,12 @@ class CacheChange(NamedTuple):
     def any(self) -> bool:
         return bool(self.cards or self.gone or self.lists)
 
+    def then(self, later: CacheChange) -> CacheChange:
+        """This change followed by `later` (one report for a refresh that wrote twice)."""
+        return CacheChange(
+            self.cards + later.cards, self.gone + later.gone, self.lists or later.lists
+        )
+
 
 RefreshMark = int
 """Taken with `begin_refresh()` before a refresh reads the server; see `replace_all_posts`."""
@@ -374,8 +380,10 @@ class WorkspaceCache:
         since: RefreshMark | None = None,
         checked: Sequence[Post] = (),
         keep: Collection[str] = (),
+        from_top: bool = True,
     ) -> CacheChange:
-        """Light refresh with the first pages of `/posts` (ordered by scheduled_at, newest first).
+        """Light refresh with consecutive pages of `/posts` (ordered by scheduled_at, newest
+        first): the first pages, or (`from_top=False`) pages from the middle of the list.
 
         Every post read is stored. A cached post missing from the pages is dropped when the pages
         must have contained it: its scheduled_at is later than the earliest scheduled_at read
@@ -385,9 +393,13 @@ class WorkspaceCache:
         stores, for pages read while the list was changing. `checked` are posts of
         `window_misses` that were read one by one and still exist (e.g. rescheduled to an
         earlier time): they are stored and kept, and do not widen the window. Ids in `keep`
-        are never dropped (listed by the server but unreadable).
+        are never dropped (listed by the server but unreadable). Pages from the middle bound the
+        window above too: only posts strictly between the latest and the earliest time read
+        can be dropped.
         """
-        return self._write(self._merge_first_pages, posts, reached_end, prune, since, checked, keep)
+        return self._write(
+            self._merge_first_pages, posts, reached_end, prune, since, checked, keep, from_top
+        )
 
     async def merge_first_pages_async(
         self,
@@ -398,10 +410,11 @@ class WorkspaceCache:
         since: RefreshMark | None = None,
         checked: Sequence[Post] = (),
         keep: Collection[str] = (),
+        from_top: bool = True,
     ) -> CacheChange:
         """`merge_first_pages` on the writer thread, awaited."""
         return await self._write_async(
-            self._merge_first_pages, posts, reached_end, prune, since, checked, keep
+            self._merge_first_pages, posts, reached_end, prune, since, checked, keep, from_top
         )
 
     def _merge_first_pages(
@@ -412,30 +425,37 @@ class WorkspaceCache:
         since: RefreshMark | None,
         checked: Sequence[Post],
         keep: Collection[str],
+        from_top: bool = True,
     ) -> CacheChange:
         rows = _encode_unique(posts)
         extra = _encode_unique(checked)
         with self._transaction() as db:
             protected = self._protected(since) | set(keep)
             stored = self._upsert_rows(db, {**rows, **extra}, protected)
-            stale = self._misses(db, rows, reached_end) if prune else set()
+            stale = self._misses(db, rows, reached_end, from_top) if prune else set()
             gone = _delete_posts(db, stale - extra.keys() - protected)
             self._stamp(db, full=False)
             self._retire_edits(since)
         return _change(stored, gone, lists=False)
 
-    def window_misses(self, posts: Sequence[Post], *, reached_end: bool = False) -> set[str]:
+    def window_misses(
+        self, posts: Sequence[Post], *, reached_end: bool = False, from_top: bool = True
+    ) -> set[str]:
         """Ids that `merge_first_pages(posts)` would drop, so that the sync can first check
-        them one by one: missing from the pages can also mean rescheduled to an earlier time."""
+        them one by one: missing from the pages can also mean rescheduled to another time."""
         rows = _encode_unique(posts)
         with self._reading() as db:
-            return self._misses(db, rows, reached_end)
+            return self._misses(db, rows, reached_end, from_top)
 
     @staticmethod
-    def _misses(db: sqlite3.Connection, rows: dict[str, PostRow], reached_end: bool) -> set[str]:
-        if reached_end:
-            return _all_ids(db) - rows.keys()
-        return _ids_scheduled_after(db, _earliest_schedule(rows.values())) - rows.keys()
+    def _misses(
+        db: sqlite3.Connection, rows: dict[str, PostRow], reached_end: bool, from_top: bool
+    ) -> set[str]:
+        if from_top:
+            if reached_end:
+                return _all_ids(db) - rows.keys()
+            return _ids_scheduled_after(db, _earliest_schedule(rows.values())) - rows.keys()
+        return _ids_scheduled_inside(db, rows.values(), reached_end) - rows.keys()
 
     def upsert_post(self, post: Post) -> bool:
         """Store the server's answer to a user action (create, edit, reschedule...). Waits for
@@ -640,6 +660,14 @@ class WorkspaceCache:
         with self._reading() as db:
             return int(db.execute("SELECT count(*) FROM posts").fetchone()[0])
 
+    def ids_with_status(self, status: str) -> list[str]:
+        """Ids of the cached posts in `status`, the earliest scheduled first (undated last)."""
+        return self._read_column(
+            "SELECT id FROM posts WHERE status = ? "
+            "ORDER BY scheduled_utc IS NULL, scheduled_utc, id",
+            [status],
+        )
+
     def post_ids(self) -> set[str]:
         return set(self._read_column("SELECT id FROM posts", []))
 
@@ -815,6 +843,24 @@ def _ids_scheduled_after(db: sqlite3.Connection, boundary: str | None) -> set[st
         return set()
     sql = "SELECT id FROM posts WHERE scheduled_utc > ?"
     return {row[0] for row in db.execute(sql, (boundary,))}
+
+
+def _ids_scheduled_inside(
+    db: sqlite3.Connection, rows: Iterable[PostRow], reached_end: bool
+) -> set[str]:
+    """Cached posts that pages from the middle of the list must have held: scheduled strictly
+    between the earliest and the latest time read (equal times may sit on the pages around),
+    and, when the pages reached the end, everything earlier and every undated draft."""
+    times = [row.scheduled_utc for row in rows if row.scheduled_utc is not None]
+    if not times:
+        # Only undated drafts were read, and their order among themselves is not stated.
+        return set()
+    latest, earliest = max(times), min(times)
+    if reached_end:
+        sql = "SELECT id FROM posts WHERE scheduled_utc < ? OR scheduled_utc IS NULL"
+        return {row[0] for row in db.execute(sql, (latest,))}
+    sql = "SELECT id FROM posts WHERE scheduled_utc > ? AND scheduled_utc < ?"
+    return {row[0] for row in db.execute(sql, (earliest, latest))}
 
 
 def _delete_posts(db: sqlite3.Connection, ids: set[str]) -> list[str]:

@@ -3,11 +3,14 @@
 - A full refresh reads accounts, labels and every page of `/posts` (pages concurrently, the bound
   halving on 429) and stores them in one transaction. Nothing is written until everything was
   read, so a refresh that fails half-way leaves the last good data untouched.
-- A light refresh re-reads the first pages (the furthest-out schedule) and merges them with the
-  rule of `WorkspaceCache.merge_first_pages`; the few posts that rule would drop are read one by
-  one first, so a post moved to an earlier time is kept and only a 404 removes it.
+- A light refresh re-reads the pages around now and a few pages of the period on screen
+  (`app.sync.watch`; `GET /posts` is sorted by `scheduled_at` descending, so "now" is found by
+  bisection over pages and remembered) and merges each run of pages with the rule of
+  `WorkspaceCache.merge_first_pages`; the few posts that rule would drop are read one by one
+  first, so a post moved to another time is kept and only a 404 removes it.
 - `run_forever` starts with a full refresh, then runs light ones every `light_every` seconds and a
-  full one every `full_every`. After a failure it retries with a full refresh: soon with capped
+  full one every `full_every`, or less often for a long list (`FULL_EVERY_PER_PAGE`: the
+  request budget). After a failure it retries with a full refresh: soon with capped
   backoff when offline or failing, after `Retry-After` when rate limited (never earlier than the
   client's rate gate allows), and only at the `full_every` pace (or when asked) when a new key
   or a subscription is needed.
@@ -32,6 +35,7 @@ import logging
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
 from typing import Literal
 
 from app.api.client import ApiClient
@@ -41,6 +45,7 @@ from app.models import Label, Page, Post, SocialAccountSummary, UnreadableItem
 from app.store import CacheChange, CacheError, WorkspaceCache
 from app.store.post_codec import PostRow, encode_posts
 from app.sync import gc_on_loop, gil_handoff
+from app.sync.page_map import PageReader
 from app.sync.page_worker import PageWorker
 from app.sync.state import (
     NOTHING_SAVED_YET,
@@ -51,11 +56,19 @@ from app.sync.state import (
     needs_the_user,
     phase_of,
 )
+from app.sync.watch import MAX_PUBLISHING_CHECKED, Watch
 
 log = logging.getLogger(__name__)
 
 RefreshKind = Literal["full", "light"]
 MAX_MISSES_CHECKED = 10
+FULL_EVERY_PER_PAGE = 20.0
+"""Seconds between full refreshes per page of `/posts`, at least `full_every`: the whole list of
+3,000 posts (200 pages) is read about once an hour, ~3 requests a minute on average."""
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
 
 
 class SyncService:
@@ -67,22 +80,27 @@ class SyncService:
         on_state: Callable[[SyncState], None],
         on_changed: Callable[[CacheChange], None],
         concurrency: int = 10,
-        light_pages: int = 2,
         retry_base: float = 2.0,
         retry_max: float = 300.0,
         clock: Clock | None = None,
         rng: Callable[[], float] = random.random,
+        wall: Callable[[], datetime] = _utc_now,
     ) -> None:
         self._client = client
         self._cache = cache
         self._on_state = on_state
         self._on_changed = on_changed
         self._concurrency = concurrency
-        self._light_pages = max(1, light_pages)
         self._retry_base = retry_base
         self._retry_max = retry_max
         self._clock = clock or client.clock  # the rate gate's clock: waits agree with it
         self._rng = rng
+        self._wall = wall
+        self.watch = Watch()
+        self.requests_last_refresh = 0
+        """Requests the last light refresh made (pages, posts read one by one)."""
+        self.pages_in_list: int | None = None
+        """Pages of `/posts` at the last full refresh: sets the pace of full refreshes."""
         self._unreadable: list[UnreadableItem] = []
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
@@ -91,7 +109,12 @@ class SyncService:
         self._retry_delay: float | None = None
         self.labels_available: bool | None = None
         """False once the server showed it has no `/labels` route (the reduced route set)."""
-        self._state = SyncState("idle", "", last_sync_at=cache.last_sync_at())
+        self._state = SyncState(
+            "idle",
+            "",
+            last_sync_at=cache.last_sync_at(),
+            last_full_sync_at=cache.last_full_sync_at(),
+        )
 
     @property
     def state(self) -> SyncState:
@@ -102,6 +125,11 @@ class SyncService:
         if full or self._wanted is None:
             self._wanted = "full" if full else "light"
         self._wake.set()
+
+    def show_period(self, start: datetime, end: datetime) -> bool:
+        """The period the user is looking at, re-read a few pages each light refresh; True when
+        it changed (the caller may then ask for a refresh)."""
+        return self.watch.show_period(start, end)
 
     # -- one refresh -------------------------------------------------------------------------
 
@@ -118,6 +146,7 @@ class SyncService:
                         "Refreshing posts…",
                         last_sync_at=self._state.last_sync_at,
                         unreadable=self._state.unreadable,
+                        last_full_sync_at=self._state.last_full_sync_at,
                     )
                 )
                 mark = self._cache.begin_refresh()
@@ -135,8 +164,9 @@ class SyncService:
                 return True
 
     async def light_refresh(self) -> bool:
-        """The first `light_pages` pages of posts: picks up new, edited and deleted posts of the
-        furthest-out schedule quickly. Older changes wait for the next full refresh."""
+        """The minute's refresh (`app.sync.watch`): the pages around now and a few pages of the
+        period on screen, found by bisection and remembered, plus the posts still publishing
+        elsewhere in the list, read one by one. Other changes wait for the next full refresh."""
         # The GUI thread gets the GIL back quickly while the worker and the writer are busy, and
         # collections happen on it, between jobs.
         async with self._lock:
@@ -145,43 +175,86 @@ class SyncService:
                 self._unreadable = []
                 try:
                     async with PageWorker() as worker:
-                        pages = await self._read_first_pages(worker)
-                        window = [post for page in pages for post in page.data]
-                        # The window sees only the newest pages: what was unreadable further down
-                        # stays reported until a full refresh reads it again.
-                        read = {post.id for post in window}
-                        earlier = [item for item in self._state.unreadable if item.id not in read]
-                        self._unreadable = [i for page in pages for i in page.unreadable] + earlier
-                        reached_end, prune = _reached_end(pages), _read_consistently(pages)
-                        checked = (
-                            await self._check_misses(worker, window, reached_end) if prune else []
-                        )
-                    change = await self._cache.merge_first_pages_async(
-                        window,
-                        reached_end=reached_end,
-                        prune=prune,
-                        since=mark,
-                        checked=checked,
-                        keep=self._unreadable_ids(),
-                    )
+                        change = await self._watch_refresh(worker, mark)
                 except Exception as exc:
                     self._failed(exc)
                     return False
                 self._succeeded(change)
                 return True
 
+    async def _watch_refresh(self, worker: PageWorker, mark: int) -> CacheChange:
+        reader = PageReader(
+            functools.partial(self._client.posts.page, offload=worker.run), self.watch.map
+        )
+        try:
+            spans = await self.watch.read(reader, self._wall())
+        finally:
+            reader.cancel()  # a failed refresh leaves no read behind
+        self.requests_last_refresh = reader.requests
+        read_pages = [page for span in spans for page in span.pages]
+        read = {post.id for page in read_pages for post in page.data}
+        # Only some pages were read: what was unreadable elsewhere stays reported until a full
+        # refresh reads it again.
+        earlier = [item for item in self._state.unreadable if item.id not in read]
+        self._unreadable = [i for page in read_pages for i in page.unreadable] + earlier
+        publishing, gone = await self._publishing_elsewhere(read)
+        change = CacheChange()
+        for index, span in enumerate(spans):
+            window = [post for page in span.pages for post in page.data]
+            prune = _read_consistently(span.pages)
+            checked = (
+                await self._check_misses(worker, window, span.reached_end, span.from_top)
+                if prune
+                else []
+            )
+            if index == 0:
+                checked += publishing
+            change = change.then(
+                await self._cache.merge_first_pages_async(
+                    window,
+                    reached_end=span.reached_end,
+                    prune=prune,
+                    since=mark,
+                    checked=checked,
+                    keep=self._unreadable_ids(),
+                    from_top=span.from_top,
+                )
+            )
+        for post_id in gone:
+            if await self._cache.delete_post_async(post_id):
+                change = change.then(CacheChange(gone=(post_id,)))
+        return change
+
+    async def _publishing_elsewhere(self, read: set[str]) -> tuple[list[Post], list[str]]:
+        """Cached posts still `publishing` that the pages did not hold (a draft published now has
+        no date and is listed last): read one by one, the longest-waiting first."""
+        waiting = [i for i in self._cache.ids_with_status("publishing") if i not in read]
+        found: list[Post] = []
+        gone: list[str] = []
+        for post_id in waiting[:MAX_PUBLISHING_CHECKED]:
+            post = await self._still_there(post_id)
+            if post is None:
+                gone.append(post_id)
+            else:
+                found.append(post)
+        self.requests_last_refresh += min(len(waiting), MAX_PUBLISHING_CHECKED)
+        return found, gone
+
     async def _check_misses(
-        self, worker: PageWorker, window: list[Post], reached_end: bool
+        self, worker: PageWorker, window: list[Post], reached_end: bool, from_top: bool = True
     ) -> list[Post]:
-        """Read the posts the window rule would drop: a post rescheduled by someone else to an
-        earlier time is missing from the first pages too, but must stay. Many misses at once
-        (a bulk delete) are taken as deletions without asking."""
+        """Read the posts the window rule would drop: a post rescheduled by someone else to
+        another time is missing from the pages too, but must stay. Many misses at once (a bulk
+        delete) are taken as deletions without asking."""
         misses = await worker.run(
-            functools.partial(self._cache.window_misses, window, reached_end=reached_end)
+            functools.partial(
+                self._cache.window_misses, window, reached_end=reached_end, from_top=from_top
+            )
         )
         misses -= self._unreadable_ids()  # in the pages, just not readable: kept as cached
         if not misses or len(misses) > MAX_MISSES_CHECKED:
             return []
+        self.requests_last_refresh += len(misses)
         async with asyncio.TaskGroup() as group:
             tasks = [group.create_task(self._still_there(post_id)) for post_id in sorted(misses)]
         return [post for task in tasks if (post := task.result()) is not None]
@@ -208,10 +281,15 @@ class SyncService:
         # by those jobs, one at a time, while this coroutine awaits them.
         rows: dict[str, PostRow] = {}
         pages = self._client.posts.iter_pages(concurrency=self._concurrency, offload=worker.run)
+        self.watch.map.forget()
+        count = 0
         async with contextlib.aclosing(pages):
             async for page in pages:
+                count += 1  # pages come in order; the page's own number may be misreported
+                self.watch.map.note(count, page)  # where the light refreshes look first
                 await worker.run(functools.partial(encode_posts, page.data, rows))
                 self._unreadable += page.unreadable
+        self.pages_in_list = count
         return rows
 
     async def _accounts(self) -> list[SocialAccountSummary]:
@@ -237,14 +315,6 @@ class SyncService:
             if item.id is not None and item.source.endswith("/posts")
         }
 
-    async def _read_first_pages(self, worker: PageWorker) -> list[Page[Post]]:
-        async with asyncio.TaskGroup() as group:
-            tasks = [
-                group.create_task(self._client.posts.page(number, offload=worker.run))
-                for number in range(1, self._light_pages + 1)
-            ]
-        return [task.result() for task in tasks]
-
     # -- outcome -------------------------------------------------------------------------------
 
     def _succeeded(self, change: CacheChange) -> None:
@@ -258,6 +328,7 @@ class SyncService:
                 "Up to date.",
                 last_sync_at=self._cache.last_sync_at(),
                 unreadable=_unique(self._unreadable),
+                last_full_sync_at=self._cache.last_full_sync_at(),
             )
         )
 
@@ -288,6 +359,7 @@ class SyncService:
                 hint,
                 kind=kind_of(error),
                 unreadable=self._state.unreadable,
+                last_full_sync_at=self._state.last_full_sync_at,
             )
         )
 
@@ -341,7 +413,8 @@ class SyncService:
                 now = clock.now()
                 if ok:
                     if kind == "full":
-                        next_full = now + full_every
+                        pages = self.pages_in_list or 0
+                        next_full = now + max(full_every, pages * FULL_EVERY_PER_PAGE)
                     next_light = now + light_every
                 else:
                     # Whatever failed, the way back is a full refresh: the light one only
@@ -389,14 +462,6 @@ def _leaves(exc: BaseException) -> Iterator[BaseException]:
             yield from _leaves(inner)
     else:
         yield exc
-
-
-def _reached_end(pages: Sequence[Page[Post]]) -> bool:
-    """Whether the pages read hold the whole list."""
-    first = pages[0]
-    if first.meta.last_page is not None or first.meta.total is not None:
-        return first.last_page <= len(pages)
-    return any(not page.has_next or not page.data for page in pages)
 
 
 def _read_consistently(pages: Sequence[Page[Post]]) -> bool:

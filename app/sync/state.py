@@ -79,6 +79,9 @@ class SyncState:
     """Set when the last refresh failed; None otherwise."""
     unreadable: tuple[UnreadableItem, ...] = ()
     """Items the last successful refresh had to leave out (they did not match the spec)."""
+    last_full_sync_at: datetime | None = None
+    """When every post was last read (`last_sync_at` may be a light refresh: now and the
+    period on screen)."""
 
     @property
     def ever_synced(self) -> bool:

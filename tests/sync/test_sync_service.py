@@ -139,7 +139,8 @@ async def test_a_refresh_without_news_does_not_ask_for_a_repaint(
         assert await service.light_refresh() is True
         assert recorder.changes == 1
 
-        [new_id] = sandbox.store.insert_posts(1, status="scheduled", scheduled_at=FUTURE)
+        soon = datetime.now(UTC) + timedelta(minutes=30)  # around now: read every minute
+        [new_id] = sandbox.store.insert_posts(1, status="scheduled", scheduled_at=soon)
         assert await service.light_refresh() is True
         assert recorder.changes == 2
         change = recorder.last_change  # what changed, for the calendar to place
@@ -236,39 +237,52 @@ async def test_a_rejected_key_is_reported_and_not_retried_soon(
 
 
 @pytest.mark.asyncio
-async def test_light_refresh_picks_up_new_edited_moved_and_deleted_posts(
+async def test_light_refresh_picks_up_new_edited_moved_and_deleted_posts_around_now(
     sandbox: SandboxServer, cache: WorkspaceCache
 ) -> None:
-    ids = add_posts(sandbox, scheduled=60, drafts=3)  # the last scheduled ones are listed first
-    newest, edited_id, moved_id, oldest = ids[59], ids[58], ids[57], ids[0]
+    # 60 posts of the next years are listed first: "now" is on pages 5-8, not on page 1.
+    far = add_posts(sandbox, scheduled=60, drafts=3)
+    start = datetime.now(UTC) - timedelta(hours=20)
+    near = sandbox.store.insert_posts(
+        40, status="scheduled", scheduled_at=start, spacing=timedelta(minutes=30)
+    )
+    latest_near, edited_id, moved_id = near[-1], near[20], near[10]
+    far_latest, far_oldest = far[59], far[0]
     recorder = Recorder()
     async with connected(sandbox) as client:
-        service = service_for(client, cache, recorder, light_pages=2)
+        service = service_for(client, cache, recorder)
         await service.full_refresh()
 
-        created = sandbox.store.insert_posts(1, status="scheduled", scheduled_at=FUTURE)[0]
-        await client.posts.delete(newest)
+        soon = datetime.now(UTC) + timedelta(minutes=40)
+        created = sandbox.store.insert_posts(1, status="scheduled", scheduled_at=soon)[0]
+        await client.posts.delete(latest_near)
         await client.posts.update(edited_id, PostUpdate(content="Edited on the web"))
-        # Moved by a colleague to before everything else: it leaves the first pages.
+        # Moved by a colleague far into the future: it leaves the pages around now.
         await client.posts.reschedule(moved_id, datetime(2029, 6, 1, 12, tzinfo=UTC))
-        await client.posts.delete(oldest)  # far below the first pages
+        await client.posts.delete(far_oldest)  # in the far future: not read every minute
+        await client.posts.update(far_latest, PostUpdate(content="Edited far ahead"))
 
         assert await service.light_refresh() is True
         assert cache.post(created) is not None
-        assert cache.post(newest) is None
+        assert cache.post(latest_near) is None
         edited = cache.post(edited_id)
         assert edited is not None
         assert edited.content == "Edited on the web"
         moved = cache.post(moved_id)
         assert moved is not None
         assert moved.scheduled_at == datetime(2029, 6, 1, 12, tzinfo=UTC)
-        # Not visible to the first pages: stays until the next full refresh.
-        assert cache.post(oldest) is not None
+        # Not around now: stays as it was until the next full refresh.
+        assert cache.post(far_oldest) is not None
+        far_post = cache.post(far_latest)
+        assert far_post is not None
+        assert far_post.content != "Edited far ahead"
         assert recorder.changes == 2
+        # The first page is not among the few read: 105 posts make 7 pages, "now" is on 5-7.
+        assert service.requests_last_refresh <= 6
 
         await service.full_refresh()
-        assert cache.post(oldest) is None
-        assert cache.count_posts() == 62
+        assert cache.post(far_oldest) is None
+        assert cache.count_posts() == 60 + 3 + 40 + 1 - 2
 
 
 @pytest.mark.asyncio
@@ -300,7 +314,8 @@ async def test_run_forever_keeps_the_cache_fresh_until_cancelled(
         try:
             await eventually(lambda: recorder.changes == 1)
             assert cache.count_posts() == 20
-            created = sandbox.store.insert_posts(1, status="scheduled", scheduled_at=FUTURE)[0]
+            soon = datetime.now(UTC) + timedelta(minutes=30)
+            created = sandbox.store.insert_posts(1, status="scheduled", scheduled_at=soon)[0]
             await eventually(lambda: recorder.changes == 2)
             assert cache.post(created) is not None
         finally:
