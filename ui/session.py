@@ -7,29 +7,48 @@ reading everything again. `dataChanged(change)` means a sync (or a change the se
 describe post by post) changed the cache: `change` is the sync's `CacheChange` (the posts' new
 cards, the deleted ids, whether accounts or labels changed), or None for "re-read what you show".
 
-Every write goes through `writes` (a WriteGate keyed by post id): a second request for a post
-whose write is still in flight is dropped, never sent. Views show busy posts from
-`writes.busyChanged`.
+Every write goes through `writes` (a WriteGate keyed by post id, or `account_key(id)`): a
+second request for an item whose write is still in flight is dropped, never sent. Views show
+busy items from `writes.busyChanged`.
+
+The session also owns the workspace's durable drafts file (`local_store`) and its outbox
+(`outbox`, an `OutboxService`): opened and started at `start()`, so a batch queued before a
+restart is sent without any page being shown; stopped and closed at `close()`. Pages enqueue
+through `outbox` and listen to `outboxChanged` / `outboxStatusChanged`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Coroutine
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.api.client import ApiClient
-from app.api.errors import ApiError, OutcomeUnknown, RateLimited
-from app.models import Post
-from app.store import WorkspaceCache
+from app.api.errors import ApiError, NotFound, OutcomeUnknown, RateLimited
+from app.models import Post, SocialAccountSummary
+from app.store import CacheChange, WorkspaceCache
+from app.store.local_store import LocalStore, LocalStoreError, local_store_path
 from app.sync import SyncService, SyncState
-from app.workspaces.profiles import Profile
+from app.sync.outbox import OutboxEntry
+from app.sync.outbox_sender import SenderStatus
+from app.sync.outbox_service import WAITING_PHASES, OutboxService
+from app.sync.state import FailureKind, Phase, kind_of, phase_of
+from app.workspaces.profiles import Paths, Profile
 from ui.messages import Level, Message, MessageScope
 from ui.tasks import TaskGroup
-from ui.write_gate import WriteGate
+from ui.write_gate import WriteGate, account_key
+
+PERIOD_REFRESH_DELAY_MS = 1500
+CONNECTION_KINDS = ("offline", "key_refused", "subscription_required", "server_error", "redirect")
+
+T = TypeVar("T")
+
+LAST_WRITES_GRACE_S = 5.0
+"""How long `close()` waits for a page's last save into the drafts file."""
 
 
 class WorkspaceSession(QObject):
@@ -38,6 +57,8 @@ class WorkspaceSession(QObject):
     postsStored = Signal(object)  # list[Post]: a write's answer, in the cache now
     postsForgotten = Signal(object)  # list[str]: ids of posts a write deleted, gone from the cache
     firstSyncFinished = Signal(bool)  # True when it succeeded
+    outboxChanged = Signal(object)  # OutboxEntry, committed in the drafts file
+    outboxStatusChanged = Signal(object)  # SenderStatus: what the outbox waits for
 
     def __init__(
         self,
@@ -46,11 +67,23 @@ class WorkspaceSession(QObject):
         cache: WorkspaceCache,
         messages: MessageScope,
         parent: QObject | None = None,
+        *,
+        local_store: LocalStore | None = None,
+        paths: Paths | None = None,
     ) -> None:
         super().__init__(parent)
         self.profile = profile
         self.cache = cache
         self.messages = messages
+        self.local_store = local_store
+        """Drafts and the outbox: given (and then closed by whoever opened it), or opened by
+        `start_outbox()` and closed by `close()`."""
+        self.local_store_problem = ""
+        """Why the drafts file could not be opened (said once, in a message)."""
+        self.outbox: OutboxService | None = None
+        self._paths = paths
+        self._owns_local_store = False
+        self._last_writes: set[asyncio.Task[Any]] = set()
         self.client = ApiClient(profile.base_url, api_key, server_tz=profile.server_tz)
         self.state: SyncState | None = None
         self._tasks = TaskGroup(messages.error)
@@ -66,24 +99,54 @@ class WorkspaceSession(QObject):
         self._after_wait = QTimer(self)
         self._after_wait.setSingleShot(True)
         self._after_wait.timeout.connect(self._restore_state)
+        # A period the user moved to is read soon, once the flipping through months has paused.
+        self._period_refresh = QTimer(self)
+        self._period_refresh.setSingleShot(True)
+        self._period_refresh.setInterval(PERIOD_REFRESH_DELAY_MS)
+        self._period_refresh.timeout.connect(lambda: self.sync.request_refresh(full=False))
 
     def _on_retry(self, attempt: int, delay: float, error: ApiError) -> None:
         # The client waits out a 429 by itself; the status bar counts down while it waits. The
         # workspace's rate gate knows the exact wait (a later 429 may have pushed it further).
         if isinstance(error, RateLimited):
-            last = self.state.last_sync_at if self.state is not None else None
             wait = self.client.rate_gate.wait_remaining() or delay
-            self.syncStateChanged.emit(
-                SyncState(
-                    "rate_limited",
-                    error.message,
-                    retry_in=wait,
-                    last_sync_at=last,
-                    hint=error.hint,
-                    kind="rate_limited",
-                )
-            )
+            self._show_failed_request("rate_limited", error, retry_in=wait)
             self._after_wait.start(int(wait * 1000) + 100)
+
+    def _show_failed_request(
+        self, phase: Phase, error: ApiError, retry_in: float | None = None
+    ) -> None:
+        """A request of this workspace failed outside a sync (a write, the outbox): the status
+        bar says so at once, never "Online" meanwhile; the next sync that reaches the server
+        brings its own state back."""
+        self._show_failure(phase, error.message, error.hint, kind_of(error), retry_in)
+
+    def _show_failure(
+        self,
+        phase: Phase,
+        message: str,
+        hint: str,
+        kind: FailureKind,
+        retry_in: float | None = None,
+    ) -> None:
+        state = self.state
+        self.syncStateChanged.emit(
+            SyncState(
+                phase,
+                message,
+                retry_in=retry_in,
+                last_sync_at=state.last_sync_at if state is not None else None,
+                hint=hint,
+                kind=kind,
+                unreadable=state.unreadable if state is not None else (),
+                last_full_sync_at=state.last_full_sync_at if state is not None else None,
+            )
+        )
+
+    def _outbox_status(self, status: SenderStatus) -> None:
+        # The outbox could not reach the server: so the window says, whatever the last sync said.
+        if status.phase == "offline" and not self.closed:
+            self._show_failure("offline", status.message, "", "offline", status.retry_in)
 
     def _restore_state(self) -> None:
         if self.state is not None and not self.closed:
@@ -91,7 +154,58 @@ class WorkspaceSession(QObject):
 
     # -- lifecycle ---
     def start(self) -> None:
+        self.start_outbox()
         self._tasks.spawn(self._run())
+
+    def start_outbox(self) -> OutboxService | None:
+        """Open the drafts file (unless one was given) and send its outbox until `close()`.
+        `start()` does it first; alone it runs the outbox without the sync (tests). None when
+        the file cannot be opened (the message says why)."""
+        if self.outbox is not None or self.closed:
+            return self.outbox
+        if self.local_store is None:
+            try:
+                path = local_store_path(self._paths or Paths(), self.profile.id)
+                self.local_store = LocalStore.open(path)
+            except LocalStoreError as error:
+                self.local_store_problem = error.message
+                self.messages.post(Message(error.message, Level.ERROR))
+                return None
+            self._owns_local_store = True
+        service = OutboxService(
+            self.local_store,
+            self.client,
+            on_status=self.outboxStatusChanged.emit,
+            on_created=self._outbox_created,
+        )
+        service.outbox.listeners.append(self.outboxChanged.emit)
+        self.outbox = service
+        self.syncStateChanged.connect(self._wake_outbox)
+        self.outboxStatusChanged.connect(self._outbox_status)
+        self._tasks.spawn(service.run())
+        return service
+
+    def _wake_outbox(self, state: SyncState) -> None:
+        # The sync reached the server: what waits in the outbox need not wait out its backoff.
+        outbox = self.outbox
+        if state.phase == "idle" and outbox is not None and outbox.status.phase in WAITING_PHASES:
+            outbox.wake()
+
+    def _outbox_created(self, _entry: OutboxEntry, posts: list[Post]) -> None:
+        if posts and not self.closed:
+            self._tasks.spawn(self._stored(posts))
+
+    def finish(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """A page's last write into the drafts file (its pending autosave): `close()` waits
+        for it, at most `LAST_WRITES_GRACE_S`, instead of cancelling it, then closes the file."""
+        task = asyncio.ensure_future(coro)
+        self._last_writes.add(task)
+        task.add_done_callback(self._last_write_done)
+
+    def _last_write_done(self, task: asyncio.Task[Any]) -> None:
+        self._last_writes.discard(task)
+        if not task.cancelled() and task.exception() is not None and not self.closed:
+            self.messages.error(task.exception())  # type: ignore[arg-type]
 
     async def _run(self) -> None:
         await self.sync.run_forever()  # starts with a full refresh
@@ -110,6 +224,12 @@ class WorkspaceSession(QObject):
     def refresh(self) -> None:
         self.sync.request_refresh(full=True)
 
+    def watch_period(self, start: datetime, end: datetime) -> None:
+        """The period on screen (aware times): the minute's refresh re-reads it a few pages at a
+        time, and a new one is read soon after it is shown."""
+        if self.sync.show_period(start, end) and self.first_sync_ok is not None:
+            self._period_refresh.start()
+
     def adopt(self, task: asyncio.Task[Any]) -> None:
         """A page's task that uses this workspace: `close()` ends it before the client closes."""
         self._tasks.adopt(task)
@@ -119,8 +239,12 @@ class WorkspaceSession(QObject):
         self.closed = True
         self.messages.close()
         await self._tasks.cancel_all()
+        if self._last_writes:
+            await asyncio.wait(self._last_writes, timeout=LAST_WRITES_GRACE_S)
         await self.client.aclose()
         await self.cache.aclose()
+        if self._owns_local_store and self.local_store is not None:
+            self.local_store.close()
 
     # -- post actions (DESIGN.md mapping) ------------------------------------------------------
     def _write(self, post_id: str, coro: Coroutine[Any, Any, None]) -> asyncio.Task[Any] | None:
@@ -148,6 +272,12 @@ class WorkspaceSession(QObject):
                     "it was made. Look there before trying again, or it may be made twice.",
                 )
             )
+        except ApiError as error:
+            # The connection, the key or the server failed (a refusal of this one write, a 404
+            # or a 422, says nothing about them): the status bar says so at once.
+            if not self.closed and kind_of(error) in CONNECTION_KINDS:
+                self._show_failed_request(phase_of(error), error)
+            raise
 
     async def _stored(self, post: Post | list[Post]) -> None:
         """Into the cache on its writer thread (the window never waits behind a sync's write),
@@ -245,6 +375,55 @@ class WorkspaceSession(QObject):
             return
         self.postsForgotten.emit([post_id])
         self.messages.info("Post deleted.")
+
+    def delete_replaced(self, post_id: str) -> asyncio.Task[Any] | None:
+        """The old post of the composer's *Replace post…*, deleted through the same gate as
+        every write; one already gone from the server counts as deleted."""
+        return self._write(post_id, self._delete_replaced(post_id))
+
+    async def _delete_replaced(self, post_id: str) -> None:
+        with contextlib.suppress(NotFound):
+            await self.client.posts.delete(post_id)
+        if not self.closed:
+            await self.cache.delete_post_async(post_id)
+        if not self.closed:
+            self.postsForgotten.emit([post_id])
+
+    def gated(self, key: str, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T] | None:
+        """A page's write whose answer the page needs (the composer's edit), under the same
+        single-write gate as every write and owned by this workspace; None (and `coro` closed,
+        nothing sent) while `key` is busy or after close."""
+        if self.closed or self.writes.is_busy(key):
+            coro.close()
+            return None
+        return self.writes.run(key, coro)
+
+    async def store_posts(self, posts: list[Post]) -> None:
+        """A page's write answer: into the cache off the GUI thread, then `postsStored`."""
+        await self._stored(posts)
+
+    # -- accounts ------------------------------------------------------------------------------
+    def toggle_account(self, account_id: str) -> asyncio.Task[Any] | None:
+        """`PUT /social-accounts/{id}/toggle` (spec §2). Not idempotent: a second toggle of an
+        account whose toggle is in flight is dropped, never sent (None)."""
+        return self._write(account_key(account_id), self._toggle_account(account_id))
+
+    async def _toggle_account(self, account_id: str) -> None:
+        changed = await self.client.accounts.toggle(account_id)
+        cached = self.cache.accounts()
+        if changed is None or all(account.id != account_id for account in cached):
+            # The answer named no account, or the cache does not know it yet: read them all.
+            accounts = await self.client.accounts.list()
+        else:
+            accounts = [changed if account.id == account_id else account for account in cached]
+        await self._accounts_stored(accounts)
+
+    async def _accounts_stored(self, accounts: list[SocialAccountSummary]) -> None:
+        if self.closed:
+            return
+        await self.cache.set_accounts_async(accounts)
+        if not self.closed:
+            self.dataChanged.emit(CacheChange(lists=True))
 
     def post_count(self) -> int:
         return self.cache.count_posts()

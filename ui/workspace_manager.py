@@ -117,7 +117,7 @@ class WorkspaceManager(QObject):
         from ui.session import WorkspaceSession  # the client and models: ~250 ms of imports
 
         assert self.cache is not None
-        session = WorkspaceSession(profile, api_key, self.cache, self.scope, self)
+        session = WorkspaceSession(profile, api_key, self.cache, self.scope, self, paths=self.paths)
         session.syncStateChanged.connect(self._on_sync_state)
         session.dataChanged.connect(self.dataChanged)
         self.session = session

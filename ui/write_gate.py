@@ -12,6 +12,17 @@ from PySide6.QtCore import QObject, Signal
 
 from ui.tasks import TaskGroup
 
+_ACCOUNT = "account:"
+
+
+def account_key(account_id: str) -> str:
+    """The key of an account's writes (a post's key is its id)."""
+    return _ACCOUNT + account_id
+
+
+def account_of_key(key: str) -> str | None:
+    return key[len(_ACCOUNT) :] if key.startswith(_ACCOUNT) else None
+
 
 class WriteGate(QObject):
     busyChanged = Signal(str, bool)  # item key, busy

@@ -208,8 +208,19 @@ def map_validation_error(
     `platforms.N.…`: `platform_indexes` maps a platform entry index to its destination index
     (from `batch.build_update`). A 422 without field errors lands on `GENERAL`.
     """
+    return map_field_errors(error.errors, error.message, platform_indexes=platform_indexes)
+
+
+def map_field_errors(
+    errors: Mapping[str, list[str]],
+    message: str,
+    *,
+    platform_indexes: Mapping[int, int] | None = None,
+) -> dict[str, list[str]]:
+    """`map_validation_error` for errors kept apart from their exception (an outbox entry
+    stores a refused batch's field errors; `message` lands on `GENERAL` when there are none)."""
     result: dict[str, list[str]] = {}
-    for key, messages in error.errors.items():
+    for key, messages in errors.items():
         path = key
         if platform_indexes is not None and key.startswith("platforms."):
             head, _, rest = key[len("platforms.") :].partition(".")
@@ -217,5 +228,5 @@ def map_validation_error(
                 path = f"destinations.{platform_indexes[int(head)]}" + (f".{rest}" if rest else "")
         result.setdefault(path, []).extend(messages)
     if not result:
-        result[GENERAL] = [error.message]
+        result[GENERAL] = [message]
     return result

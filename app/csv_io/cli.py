@@ -1,8 +1,10 @@
 """`postdesk import FILE.csv [--base-url URL]`: import a CSV without the window.
 
 The key comes from `POSTDESK_API_KEY` when `--base-url` is given; otherwise the current saved
-workspace and its key (keyring, or `POSTDESK_API_KEY`) are used, and the rows go through that
-workspace's outbox, so the app shows them. Exit status: 0 when every row was sent, 1 otherwise,
+workspace and its key (keyring, or `POSTDESK_API_KEY`) are used. Either way the rows go through
+the outbox file of the workspace the window opens for the same choice (`postdesk --base-url URL`
+or the saved workspace), so importing a file here and then in the window sends each row once,
+and the window shows them. Exit status: 0 when every row was sent, 1 otherwise,
 2 for bad arguments. The key is never printed.
 """
 
@@ -10,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import os
 import sys
 from dataclasses import dataclass
@@ -24,9 +25,9 @@ from app.api.client import ApiClient
 from app.csv_io.format import CsvFormatError, local_zone, read_file
 from app.csv_io.importer import ImportReport, import_csv
 from app.store.local_store import LocalStore, LocalStoreError, local_store_path
-from app.sync.outbox import Outbox
+from app.sync.outbox_service import OutboxService
 from app.workspaces.key_vault import ENV_API_KEY, KeyringUnavailable, KeyVault
-from app.workspaces.profiles import ConfigError, Paths, ProfileStore, normalize_base_url
+from app.workspaces.profiles import ConfigError, Paths, Profile, ProfileStore
 
 USAGE_ERROR = 2
 _BAR_WIDTH = 30
@@ -114,12 +115,14 @@ async def _run(
 ) -> ImportReport:
     store = LocalStore.open(target.outbox_path)
     try:
-        async with ApiClient(target.base_url, target.key, server_tz=target.server_tz) as client:
+        async with (
+            ApiClient(target.base_url, target.key, server_tz=target.server_tz) as client,
+            OutboxService(store, client).running_loop() as service,
+        ):
             bar = _ProgressBar(sys.stderr)
             report = await import_csv(
                 text,
-                client,
-                Outbox(store),
+                service,
                 base_dir=base_dir,
                 local_tz=local_tz,
                 on_progress=bar.update,
@@ -135,15 +138,15 @@ def _target(base_url: str | None, server_timezone: str) -> _Target:
     paths = Paths()
     if base_url:
         try:
-            url = normalize_base_url(base_url)
+            workspace = Profile.for_base_url(base_url)
         except ValueError as exc:
             raise _UsageError(str(exc)) from None
         key = os.environ.get(ENV_API_KEY, "").strip()
         if not key:
             raise _UsageError(f"with --base-url, put the API key in {ENV_API_KEY}")
-        digest = hashlib.sha256(url.encode()).hexdigest()[:16]
-        outbox = paths.data_dir / "imports" / f"{digest}.local.sqlite3"
-        return _Target(url, key, _zone(server_timezone), outbox, url)
+        outbox = local_store_path(paths, workspace.id)
+        _adopt_earlier_record(paths, workspace.base_url, outbox)
+        return _Target(workspace.base_url, key, _zone(server_timezone), outbox, workspace.name)
     profile = ProfileStore(paths).active()
     if profile is None:
         raise _UsageError("no current workspace; open one in Postdesk first, or use --base-url")
@@ -160,6 +163,23 @@ def _target(base_url: str | None, server_timezone: str) -> _Target:
         local_store_path(paths, profile.id),
         profile.name,
     )
+
+
+def _adopt_earlier_record(paths: Paths, url: str, outbox: Path) -> None:
+    """Earlier versions kept the `--base-url` imports in a file of their own, which the window
+    never saw. When the workspace has no outbox file yet, that file becomes it (moved, never
+    copied or dropped), so rows imported then still count as imported."""
+    import hashlib
+
+    digest = hashlib.sha256(url.encode()).hexdigest()[:16]
+    earlier = paths.data_dir / "imports" / f"{digest}.local.sqlite3"
+    if outbox.exists() or not earlier.exists():
+        return
+    outbox.parent.mkdir(parents=True, exist_ok=True)
+    for suffix in ("", "-wal", "-shm"):  # with its journal, if a run left one
+        part = earlier.with_name(earlier.name + suffix)
+        if part.exists():
+            part.rename(outbox.with_name(outbox.name + suffix))
 
 
 def _zone(name: str) -> tzinfo:

@@ -1,15 +1,15 @@
-"""Run a CSV import: check every row, then queue the rows in the outbox and send them.
+"""Run a CSV import: check every row, then queue the rows in the outbox and wait for them.
 
-Nothing is queued while any row is invalid. Valid rows go through the outbox like any batch
-(exactly once, reconciled after a lost answer), each under a source key made from its content,
-so importing the same file again after an interruption sends only what was not sent yet.
-Used by the headless `postdesk import` (`app.csv_io.cli`) and by the window's *Import CSV…*.
+Nothing is queued while any row is invalid. Valid rows go through the workspace's outbox like
+any batch (exactly once, reconciled after a lost answer), each under a source key made from its
+content, so importing the same file again — after an interruption, or once with `postdesk
+import` and once in the window, which share the workspace's outbox file — sends only what was
+not sent yet. The sending is the outbox service's: the window's session runs it, the command
+line runs it for the length of the import.
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
@@ -21,11 +21,7 @@ from app.csv_io.format import CsvError, read_records
 from app.csv_io.plan import PlannedRow, WorkspaceFacts, plan_rows
 from app.models.requests import MediaRef
 from app.sync.outbox import Outbox, OutboxEntry, OutboxState
-from app.sync.outbox_sender import DEFAULT_SETTLE_SECONDS, OutboxSender
-
-FINAL_STATES = frozenset(
-    {OutboxState.SENT, OutboxState.NEEDS_ATTENTION, OutboxState.NEEDS_CONFIRMATION}
-)
+from app.sync.outbox_service import FINAL_STATES, OutboxService
 
 
 @dataclass(frozen=True)
@@ -105,19 +101,17 @@ async def check_csv(
 
 async def import_csv(
     text: str,
-    client: ApiClient,
-    outbox: Outbox,
+    service: OutboxService,
     *,
     base_dir: Path,
     local_tz: tzinfo,
     on_progress: Progress | None = None,
     wait_seconds: float = 120.0,
-    settle_seconds: float = DEFAULT_SETTLE_SECONDS,
-    sender: OutboxSender | None = None,
 ) -> ImportReport:
-    """Check, queue and send. Returns when every row is sent or needs the user, or when
-    `wait_seconds` passed without that (the rest stays queued in the outbox). In the window,
-    pass the workspace's running `sender` (its passes are serialized, so sharing is safe)."""
+    """Check and queue every row, then wait until each is sent or needs the user, at most
+    `wait_seconds` (what is left stays queued in the outbox). `service` must be running."""
+    client = service.client
+    outbox = service.outbox
     planned, errors = await check_csv(text, client, base_dir=base_dir, local_tz=local_tz)
     if errors:
         return ImportReport(errors=errors)
@@ -142,30 +136,29 @@ async def import_csv(
                 failed[row.row] = f"{exc} {exc.hint}"
                 continue
             request = request.model_copy(update={"media": refs})
-        entry = await outbox.enqueue(request, summary=row.summary, source_key=row.source_key)
+        entry = await service.enqueue(request, summary=row.summary, source_key=row.source_key)
         entries[row.row] = entry.id
 
-    if sender is None:
-        sender = OutboxSender(outbox, client, settle_seconds=settle_seconds)
-    deadline = time.monotonic() + wait_seconds
-    while True:
+    shown: tuple[int, str] | None = None
+
+    def finished() -> bool:
+        nonlocal shown
         states = _states(outbox, entries)
         done = sum(1 for entry in states.values() if entry.state in FINAL_STATES)
-        progress(done + len(failed), total, _describe(sender.status.message, states))
-        if done == len(entries):
-            break
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            break
-        result = await sender.send_pending()
-        if result.retry_in:
-            await asyncio.sleep(min(result.retry_in, remaining))
+        now = (done + len(failed), _describe(service.status.message, states))
+        if now != shown:
+            shown = now
+            progress(now[0], total, now[1])
+        return done == len(entries)
+
+    service.wake()  # rows queued by an earlier, interrupted import go now too
+    await service.watch(finished, wait_seconds)
 
     states = _states(outbox, entries)
     outcomes = [
         RowOutcome(row.row, None, failed[row.row])
         if row.row in failed
-        else _outcome(row.row, states[row.row], row.row in earlier)
+        else _outcome(row.row, states.get(row.row), row.row in earlier)
         for row in planned
     ]
     return ImportReport(outcomes=outcomes)

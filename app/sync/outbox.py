@@ -7,10 +7,11 @@ An entry is one `POST /posts/batch` request and moves through these states:
        │          └──────► outcome unknown ──reconcile against GET /posts──► sent | queued
        └── needs confirmation (its schedule time passed while it waited: ask the user)
 
-`OutboxSender` (`app.sync.outbox_sender`) does the sending. This module only stores entries and
-the user's decisions. Every change is committed before it is reported; an entry found in
-`sending` when a sender starts is treated as "outcome unknown", because the request may have
-left before the app stopped.
+`OutboxService` (`app.sync.outbox_service`) drives the sending, one `OutboxSender` pass at a
+time. This module only stores entries and the user's decisions (and hides a sent batch's
+draft). Every change is committed before it is reported; an entry found in `sending` when a
+sender starts is treated as "outcome unknown", because the request may have left before the
+app stopped.
 """
 
 from __future__ import annotations
@@ -149,7 +150,7 @@ class Outbox:
         summary: str | None = None,
         source_key: str | None = None,
     ) -> OutboxEntry:
-        """Queue a batch; the sender picks it up (call `OutboxSender.wake()`).
+        """Queue a batch; the sender picks it up (`OutboxService.enqueue` also wakes it).
 
         With a `source_key` already in the outbox (whatever its state), nothing is queued and
         that entry is returned: importing the same CSV row twice sends it once."""
@@ -252,7 +253,11 @@ class Outbox:
                 f"UPDATE outbox SET {', '.join(sets)} WHERE id = ? AND state IN ({marks})",
                 [*params, entry_id, *expected],
             )
-            return _load(connection, entry_id) if cursor.rowcount else None
+            if not cursor.rowcount:
+                return None
+            if new is OutboxState.SENT:
+                _hide_sent_draft(connection, entry_id, now)
+            return _load(connection, entry_id)
 
         changed = await self.store.transaction(work)
         return self._announce(changed) if changed is not None else None
@@ -293,6 +298,17 @@ class Outbox:
         if changed is None:
             raise ValueError("This batch changed meanwhile; look at it again.")
         return self._announce(changed)
+
+
+def _hide_sent_draft(connection: sqlite3.Connection, entry_id: int, now: str) -> None:
+    """The draft a sent batch came from is hidden in the same commit (`restore_draft` brings
+    it back): after a crash between the two, the user would find it and could send it twice.
+    A draft that edits a server post is not the batch's, so it stays."""
+    connection.execute(
+        "UPDATE drafts SET deleted_utc = ? WHERE deleted_utc IS NULL AND server_post_id IS NULL "
+        "AND id = (SELECT draft_id FROM outbox WHERE id = ?)",
+        (now, entry_id),
+    )
 
 
 def _summary(request: BatchRequest) -> str:

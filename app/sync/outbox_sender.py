@@ -31,7 +31,6 @@ import httpx
 from app.api import errors as e
 from app.api.client import ApiClient
 from app.models.posts import Post
-from app.store.local_store import LocalStoreError
 from app.sync.gc_on_loop import collections_on_loop
 from app.sync.outbox import Outbox, OutboxEntry, OutboxState
 from app.sync.outbox_reconcile import DEFAULT_SKEW, reconcile
@@ -45,7 +44,6 @@ server had started to answer (then it had finished: `ANSWERED_SETTLE_SECONDS`)."
 ANSWERED_SETTLE_SECONDS = 1.0
 BACKOFF_START = 2.0
 BACKOFF_MAX = 300.0
-IDLE_POLL = 60.0
 _LIST_ATTEMPTS = 3
 
 _UNKNOWN_ERRORS = (e.OutcomeUnknown, e.ServerError, e.UpstreamFailed, e.ProtocolError)
@@ -77,8 +75,8 @@ class PassResult:
 
 
 class OutboxSender:
-    """Owns no task itself: the workspace session runs `run()` in its TaskGroup and cancels it
-    on close. `wake()` after an enqueue or when the connection is back."""
+    """One pass at a time over the outbox (`send_pending`). It owns no loop: the one loop that
+    drives it is `app.sync.outbox_service.OutboxService`."""
 
     def __init__(
         self,
@@ -100,33 +98,7 @@ class OutboxSender:
         read while reconciling), e.g. to put them in the cache at once."""
         self.status = SenderStatus("idle")
         self._lock = asyncio.Lock()
-        self._wake = asyncio.Event()
         self._backoff = BACKOFF_START
-
-    def wake(self) -> None:
-        self._wake.set()
-
-    async def run(self) -> None:
-        """Send whenever there is something to send, until cancelled."""
-        while True:
-            self._wake.clear()
-            try:
-                result = await self.send_pending()
-            except LocalStoreError as exc:
-                # The file could not be written (disk full, ...): nothing was lost; say so and
-                # try again later rather than end the loop.
-                self._set_status(SenderStatus("error", exc.message, self._backoff))
-                result = PassResult(retry_in=self._backoff, stopped=True)
-                self._backoff = min(self._backoff * 2, BACKOFF_MAX)
-            timeout = IDLE_POLL if result.retry_in is None else max(result.retry_in, 0.05)
-            # A timer that sets the event, not wait_for(): wait_for wraps the wait in a task of
-            # its own, which a loop torn down right after cancelling us never runs ("coroutine
-            # was never awaited").
-            timer = asyncio.get_running_loop().call_later(timeout, self._wake.set)
-            try:
-                await self._wake.wait()
-            finally:
-                timer.cancel()
 
     async def send_pending(self) -> PassResult:
         """One pass: recover cut-off sends, reconcile what is due, send what is queued."""
@@ -358,6 +330,10 @@ class OutboxSender:
     def _created(self, entry: OutboxEntry | None, posts: list[Post]) -> None:
         if entry is not None and self.on_created is not None:
             self.on_created(entry, posts)
+
+    def report(self, status: SenderStatus) -> None:
+        """Say what the sending waits for (also from the loop that drives the passes)."""
+        self._set_status(status)
 
     def _set_status(self, status: SenderStatus) -> None:
         if status == self.status:

@@ -153,6 +153,22 @@ class Profile:
             is_demo=is_demo,
         )
 
+    @classmethod
+    def for_base_url(cls, base_url: str, server_timezone: str = "UTC") -> Profile:
+        """The one-run workspace of `postdesk --base-url` and `postdesk import --base-url`: its
+        id comes from the address, so both use the same cache and the same drafts and outbox
+        file (ValueError on junk)."""
+        try:
+            # CPython's own SHA-256: `hashlib` first loads OpenSSL (~2.5 ms before the first
+            # paint of a `--base-url` start). Same digest, so the workspace keeps its files.
+            from _sha256 import sha256  # type: ignore[import-not-found]
+        except ImportError:  # another Python (3.12 renamed it `_sha2`)
+            from hashlib import sha256
+
+        url = normalize_base_url(base_url)
+        digest = sha256(url.encode()).hexdigest()[:12]
+        return cls(id=f"url-{digest}", name=url, base_url=url, server_timezone=server_timezone)
+
     @property
     def server_tz(self) -> ZoneInfo:
         return self._tz

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import contextlib
+import hashlib
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
+from app.api.client import ApiClient
 from app.csv_io import cli
 from app.csv_io.export import export_posts
 from app.csv_io.format import read_records
@@ -20,6 +23,7 @@ from app.sandbox.harness import SandboxServer
 from app.sandbox.media_files import gradient_png
 from app.store.local_store import LocalStore, local_store_path
 from app.sync.outbox import Outbox, OutboxState
+from app.sync.outbox_service import OutboxService
 from app.workspaces.profiles import Paths, Profile, ProfileStore
 from tests.api.helpers import sandbox_client
 
@@ -37,6 +41,19 @@ def store(tmp_path: Path) -> Iterator[LocalStore]:
     opened = LocalStore.open(tmp_path / "ws.local.sqlite3")
     yield opened
     opened.close()
+
+
+@contextlib.asynccontextmanager
+async def sending(server: SandboxServer, store: LocalStore) -> AsyncIterator[OutboxService]:
+    """The workspace's outbox, sent by its one loop while the block runs."""
+    async with sandbox_client(server) as client, running(store, client) as service:
+        yield service
+
+
+@contextlib.asynccontextmanager
+async def running(store: LocalStore, client: ApiClient) -> AsyncIterator[OutboxService]:
+    async with OutboxService(store, client, settle_seconds=0).running_loop() as service:
+        yield service
 
 
 def future(days: int) -> str:
@@ -59,16 +76,13 @@ async def test_a_month_imports_exactly_once_under_dropped_answers(
     faulty: SandboxServer, store: LocalStore, tmp_path: Path
 ) -> None:
     text = month_plan(24)
-    outbox = Outbox(store)
     progress: list[tuple[int, int]] = []
-    async with sandbox_client(faulty) as client:
+    async with sending(faulty, store) as service:
         report = await import_csv(
             text,
-            client,
-            outbox,
+            service,
             base_dir=tmp_path,
             local_tz=BERLIN,
-            settle_seconds=0,
             on_progress=lambda done, total, _: progress.append((done, total)),
         )
     assert report.errors == []
@@ -83,10 +97,8 @@ async def test_a_month_imports_exactly_once_under_dropped_answers(
     assert report.summary_lines()[-1] == "24 rows: 24 sent."
 
     # Importing the same file again sends nothing new.
-    async with sandbox_client(faulty) as client:
-        again = await import_csv(
-            text, client, outbox, base_dir=tmp_path, local_tz=BERLIN, settle_seconds=0
-        )
+    async with sending(faulty, store) as service:
+        again = await import_csv(text, service, base_dir=tmp_path, local_tz=BERLIN)
     assert again.all_sent
     assert all(outcome.already_imported for outcome in again.outcomes)
     assert faulty.store.post_count() == expected
@@ -106,8 +118,8 @@ async def test_one_bad_row_stops_every_row(
         "Picture,x:northwindcoffee,,,,missing.png\n"
         "When?,x:northwindcoffee,next tuesday,,,\n"
     )
-    async with sandbox_client(sandbox) as client:
-        report = await import_csv(text, client, Outbox(store), base_dir=tmp_path, local_tz=BERLIN)
+    async with sending(sandbox, store) as service:
+        report = await import_csv(text, service, base_dir=tmp_path, local_tz=BERLIN)
     messages = [str(error) for error in report.errors]
     assert messages[:2] == [
         "row 3, column accounts: no account “x:nobody” in this workspace",
@@ -136,9 +148,8 @@ async def test_labels_and_media_travel_with_the_row(
             "content,accounts,labels,media\n"
             f"With a picture,linkedin:ava-lindqvist,{label.name.upper()},pics/beans.png\n"
         )
-        report = await import_csv(
-            text, client, Outbox(store), base_dir=tmp_path, local_tz=BERLIN, settle_seconds=0
-        )
+        async with running(store, client) as service:
+            report = await import_csv(text, service, base_dir=tmp_path, local_tz=BERLIN)
         assert report.all_sent, report.summary_lines()
         post = await client.posts.get(report.outcomes[0].post_ids[0])
     assert [item.id for item in post.labels] == [label.id]
@@ -234,16 +245,13 @@ async def test_an_unreachable_server_leaves_the_rows_queued(
         "http://127.0.0.1:9/api", "k", clock=FakeClock(), retry=RetryPolicy(max_attempts=1)
     ) as client:
         with pytest.raises(Exception, match="connect"):
-            await asyncio.wait_for(
-                import_csv(
-                    "content,accounts\nx,x:a\n",
-                    client,
-                    Outbox(store),
-                    base_dir=tmp_path,
-                    local_tz=BERLIN,
-                ),
-                10,
-            )
+            async with running(store, client) as service:
+                await asyncio.wait_for(
+                    import_csv(
+                        "content,accounts\nx,x:a\n", service, base_dir=tmp_path, local_tz=BERLIN
+                    ),
+                    10,
+                )
     assert Outbox(store).entries([OutboxState.QUEUED]) == []
 
 
@@ -270,3 +278,31 @@ def test_the_command_uses_the_current_workspace_and_its_outbox(
     finally:
         store.close()
     assert states == [OutboxState.SENT] * 3
+
+
+def test_the_command_keeps_the_record_an_earlier_version_made_with_base_url(
+    sandbox: SandboxServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Earlier versions kept `--base-url` imports in a file of their own; it becomes the
+    workspace's outbox file, so what was imported then is not sent again."""
+    monkeypatch.setenv("POSTDESK_API_KEY", sandbox.keys.admin)
+    plan = tmp_path / "plan.csv"
+    plan.write_text(month_plan(3), encoding="utf-8")
+    command = ["import", str(plan), "--base-url", sandbox.base_url]
+    assert cli.main(command) == 0, capsys.readouterr()
+    assert sandbox.store.post_count() == 4
+    workspace = Profile.for_base_url(sandbox.base_url)
+    record = local_store_path(Paths(), workspace.id)
+    digest = hashlib.sha256(workspace.base_url.encode()).hexdigest()[:16]
+    earlier = Paths().data_dir / "imports" / f"{digest}.local.sqlite3"
+    earlier.parent.mkdir(parents=True)
+    record.rename(earlier)  # as an earlier version left it
+
+    assert cli.main(command) == 0
+    assert capsys.readouterr().out.strip().endswith("3 rows: 3 sent (3 imported before).")
+    assert sandbox.store.post_count() == 4
+    assert record.exists()
+    assert not earlier.exists()

@@ -474,7 +474,9 @@ def test_background_engine_publishes_and_delivers(
             time.sleep(0.02)
         assert live.store.post(post_id)["status"] == "published"  # type: ignore[index]
         assert len(receiver.requests) == 2
+        # The second attempt's answer is recorded: the delivery is done, no attempt is left.
         while time.monotonic() < deadline and not hook_state(api, hook["id"])["last_sent_at"]:
             time.sleep(0.02)
         [log] = logs(api, hook["id"])
         assert (log["attempts"], log["response_status"]) == (2, 200)
+        assert len(receiver.requests) == 2, "a delivered event is not sent again"

@@ -1,4 +1,4 @@
-"""`--fail-after-commit`: the batch is saved, the answer is lost; and the sender's own loop."""
+"""`--fail-after-commit`: the batch is saved, the answer is lost; and the outbox service's loop."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from app.sandbox.cli import parse_args
 from app.sandbox.harness import SandboxServer
 from app.store.local_store import LocalStore, unsent_work
 from app.sync.outbox import Outbox, OutboxState
-from app.sync.outbox_sender import OutboxSender
+from app.sync.outbox_service import OutboxService
 from tests.api.helpers import sandbox_client
 
 
@@ -77,22 +77,22 @@ async def test_the_same_seed_drops_the_same_answers(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
-async def test_the_running_sender_sends_what_is_queued_when_woken(
+async def test_the_running_service_sends_what_is_queued_at_once(
     sandbox: SandboxServer, tmp_path: Path
 ) -> None:
     store = LocalStore.open(tmp_path / "run.local.sqlite3")
     try:
-        outbox = Outbox(store)
-        sent = asyncio.Event()
-        outbox.listeners.append(
-            lambda entry: sent.set() if entry.state is OutboxState.SENT else None
-        )
         async with sandbox_client(sandbox) as client:
-            sender = OutboxSender(outbox, client, settle_seconds=0)
-            task = asyncio.create_task(sender.run())
+            service = OutboxService(store, client, settle_seconds=0)
+            outbox = service.outbox
+            sent = asyncio.Event()
+            outbox.listeners.append(
+                lambda entry: sent.set() if entry.state is OutboxState.SENT else None
+            )
+            task = asyncio.create_task(service.run())
             try:
-                await asyncio.sleep(0.05)
-                entry = await outbox.enqueue(
+                await service.watch(lambda: service.rounds_done > 0)  # idle: nothing queued
+                entry = await service.enqueue(
                     BatchRequest(
                         content="Woken up",
                         destinations=[
@@ -103,7 +103,6 @@ async def test_the_running_sender_sends_what_is_queued_when_woken(
                         ],
                     )
                 )
-                sender.wake()
                 await asyncio.wait_for(sent.wait(), 10)
             finally:
                 task.cancel()

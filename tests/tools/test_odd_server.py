@@ -5,13 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.tools.odd_server import OddServer
+from tests.tools.odd_server import IN_FLIGHT_GRACE, OddServer
 
 AUTH = {"Authorization": "Bearer odd-key"}
 
@@ -153,17 +153,40 @@ def early_requests(server: OddServer) -> list[Any]:
     return list(server.stats()["early"])
 
 
+def wait_until(predicate: Callable[[], bool], what: str, limit: float = 10.0) -> None:
+    deadline = time.monotonic() + limit
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
+def recorded_429(server: OddServer, after: float) -> bool:
+    """Whether the server has recorded a 429 it gave after `after` (it records it once the
+    answer is sent, so the client may hold the answer a moment before)."""
+    with server.traffic.lock:
+        return server.traffic.last_429_at > after
+
+
 def test_rate_mode_answers_every_fifth_with_429_and_refuses_early_requests() -> None:
     with OddServer(modes={"rate"}, quiet=True) as odd, client(odd) as http:
         statuses = [http.get("/labels").status_code for _ in range(5)]
         assert statuses == [200, 200, 200, 200, 429]
-        time.sleep(0.2)
-        limited = http.get("/labels")  # back after 0.2 s of a 1 s wait: refused
+        wait_until(lambda: recorded_429(odd, 0.0), "the 429 recorded")
+        first_429 = odd.traffic.last_429_at
+        # Back after the in-flight grace, well inside the 1 s wait: refused.
+        wait_until(
+            lambda: time.monotonic() - first_429 > IN_FLIGHT_GRACE, "the in-flight grace to pass"
+        )
+        limited = http.get("/labels")
         assert limited.status_code == 429
         assert limited.headers["Retry-After"] == "1"
         assert limited.json()["name"] == "rate_limit_exceeded"
         assert len(early_requests(odd)) == 1
-        time.sleep(1.05)  # the refusal was a 429 too: its wait starts again
+        # The refusal was a 429 too: its wait starts again; back once that wait has passed.
+        wait_until(lambda: recorded_429(odd, first_429), "the refusal recorded as a 429")
+        wait_until(
+            lambda: time.monotonic() >= odd.traffic.limited_until, "the new wait to pass", 5.0
+        )
         assert http.get("/labels").status_code == 200
         assert len(early_requests(odd)) == 1
 

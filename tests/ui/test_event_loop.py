@@ -36,11 +36,14 @@ def test_a_wake_up_from_the_collector_on_another_thread_resumes_the_waiter(
     async def scenario() -> str:
         finished: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
+        waiting = asyncio.Event()
+
         async def wait_for_it() -> str:
+            waiting.set()
             return await finished
 
         waiter = asyncio.ensure_future(wait_for_it())
-        await asyncio.sleep(0.01)  # `waiter` now waits on `finished`
+        await waiting.wait()  # `waiter` now waits on `finished` (it went on without yielding)
 
         async def abandoned(holder: _Holder) -> None:
             try:

@@ -1,7 +1,8 @@
 """File ▸ Import CSV…: every row is checked first (`row N, column C: reason`, nothing sent while
-any row is wrong), then the rows go through the workspace's outbox with a progress bar and a
-summary. Uses `app.csv_io`; the dialog is opened, never exec'd, and its work is a task the page
-owns."""
+any row is wrong), then the rows are queued in the workspace's outbox — the one the session
+sends and `postdesk import` uses too, so a file imported there is not sent again here — with a
+progress bar and a summary. Uses `app.csv_io`; the dialog is opened, never exec'd, and its work
+is a task the page owns."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from app.csv_io.importer import ImportReport, import_csv
 if TYPE_CHECKING:
     from datetime import tzinfo
 
-    from ui.composer.sending import SendController
+    from app.sync.outbox_service import OutboxService
 
 
 class ImportDialog(QDialog):
@@ -69,7 +70,7 @@ class ImportDialog(QDialog):
         self.progress.setValue(0)
         self.status.setText(text)
 
-    async def run(self, sending: SendController, local_tz: tzinfo) -> None:
+    async def run(self, service: OutboxService, local_tz: tzinfo) -> None:
         try:
             text = read_file(self.path)
         except (OSError, CsvFormatError, ValueError) as exc:
@@ -78,15 +79,12 @@ class ImportDialog(QDialog):
         try:
             report = await import_csv(
                 text,
-                sending.session.client,
-                sending.outbox,
-                base_dir=self.path.parent,
+                service,
+                base_dir=self.path.resolve().parent,  # as `postdesk import` does: same row keys
                 local_tz=local_tz,
                 on_progress=self.on_progress,
-                sender=sending.outbox_sender,
             )
         except ApiError as exc:
             self.show_failure(f"{exc.message} {exc.hint}".strip())
             return
         self.show_report(report)
-        sending.entriesChanged.emit()

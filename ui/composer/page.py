@@ -2,12 +2,14 @@
 a tab per destination in the middle, the per-network preview on the right.
 
 It plugs into the shell through `set_session()`, `action_specs()`, `new_post()` and
-`edit_post()`. It opens the workspace's durable drafts file itself, so composing works with no
-connection; sending goes through the outbox.
+`edit_post()`. The workspace session owns the durable drafts file and sends its outbox (also
+while this page was never shown); the page writes drafts into that file, enqueues and listens.
+Given a store with no session (`attach_store`), composing and drafts work with no workspace.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable, Coroutine
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
@@ -196,7 +198,6 @@ class ComposerPage(QWidget):
         if session is not None:
             self.messages = session.messages
             session.dataChanged.connect(self.data.reload)
-            session.syncStateChanged.connect(self._sync_state)
             self._open_store(session)
         self.data.set_session(session)
         self.new_post()
@@ -597,7 +598,11 @@ class ComposerPage(QWidget):
         if self.gate.is_busy(self.state.doc.draft_id) or not self.schedule.send.isEnabled():
             return
         if self.sending is None:
-            self._say("Not connected to a workspace: the post stays in your drafts.", Level.WARNING)
+            problem = self.session.local_store_problem if self.session is not None else ""
+            self._say(
+                problem or "Not connected to a workspace: the post stays in your drafts.",
+                Level.WARNING,
+            )
             return
         if self.state.doc.schedule.mode is ScheduleMode.PUBLISH_NOW:
             self._confirm_publish()
@@ -682,19 +687,13 @@ class ComposerPage(QWidget):
         original = self._editing_original
         assert sending is not None
         assert original is not None
-        if (
-            original.status == "failed"
-            and doc.schedule.mode is not ScheduleMode.DRAFT
-            and self.session
-        ):
-            # A failed post goes back to draft before it can be scheduled again (spec §3).
-            from app.models.requests import PostUpdate
-
-            original = await self.session.client.posts.update(
-                original.id, PostUpdate(status="draft")
-            )
-            self._editing_original = original
-        outcome = await sending.save_edit(doc, original, self._progress)
+        # A failed post goes back to draft before it can be scheduled again (spec §3).
+        back_to_draft = original.status == "failed" and doc.schedule.mode is not ScheduleMode.DRAFT
+        outcome = await sending.save_edit(
+            doc, original, self._progress, back_to_draft=back_to_draft
+        )
+        if outcome is None:
+            return
         if outcome.errors:
             self._server_errors = outcome.errors
             self._refresh_checks()
@@ -745,9 +744,9 @@ class ComposerPage(QWidget):
         box.open()
 
     async def _replace(self, doc: ComposerDocument) -> None:
-        sending = self.sending
+        sending, session = self.sending, self.session
         old_id = doc.editing_post_id
-        if sending is None or old_id is None:
+        if sending is None or session is None or old_id is None:
             return
         fresh = doc.model_copy(deep=True)
         fresh.editing_post_id = None
@@ -760,7 +759,15 @@ class ComposerPage(QWidget):
             self._after_send(outcome, fresh)
             self._say("The old post was kept: the new one was not created yet.", Level.WARNING)
             return
-        await sending.delete_post(old_id)
+        # Through the workspace's write gate: never beside a calendar action on the same post.
+        deleting = session.delete_replaced(old_id)
+        if deleting is None or not await _done_well(deleting):
+            self._say(
+                "The new post was created, but the old one was not deleted: it is being changed "
+                "elsewhere, or the server refused. Delete it from the calendar.",
+                Level.WARNING,
+            )
+            return
         self._say(
             "Post replaced: the new version is in the calendar and the old one is deleted.",
             Level.INFO,
@@ -783,7 +790,7 @@ class ComposerPage(QWidget):
         dialog = ImportDialog(path, self)
         self.import_dialog = dialog
         dialog.open()
-        self.tasks.spawn(dialog.run(self.sending, self.local_tz))
+        self.tasks.spawn(dialog.run(self.sending.service, self.local_tz))
         return dialog
 
     def choose_export(self) -> None:
@@ -838,8 +845,7 @@ class ComposerPage(QWidget):
         self, entry_id: int, *, as_draft: bool = False, scheduled_at: datetime | None = None
     ) -> None:
         assert self.sending is not None
-        await self.sending.outbox.confirm(entry_id, scheduled_at=scheduled_at, as_draft=as_draft)
-        self.sending.wake()
+        await self.sending.service.confirm(entry_id, scheduled_at=scheduled_at, as_draft=as_draft)
 
     def _discard_entry(self, entry_id: int) -> None:
         if self.sending is not None:
@@ -847,36 +853,41 @@ class ComposerPage(QWidget):
 
     # -- session plumbing ----------------------------------------------------------------------
     def _open_store(self, session: WorkspaceSession) -> None:
-        offered = getattr(session, "local_store", None)
-        if isinstance(offered, LocalStore):
-            store, self._owns_store = offered, False
-        else:
+        store = session.local_store
+        self._owns_store = False
+        if store is None and not session.local_store_problem:
+            # A session that was not started (no outbox): drafts still work from the file.
             try:
                 store = LocalStore.open(local_store_path(Paths(), session.profile.id))
             except LocalStoreError as exc:
                 self._say(exc.message, Level.ERROR)
                 return
             self._owns_store = True
+        if store is None:
+            self.status_line.setText(session.local_store_problem)
+            return
         self.attach_store(store)
 
-    def attach_store(self, store: LocalStore, *, settle_seconds: float | None = None) -> None:
-        """Use `store` for drafts and the outbox (closed by the page only if it opened it)."""
+    def attach_store(self, store: LocalStore) -> None:
+        """Use `store` for drafts (closed by the page only if it opened it); with a session
+        whose outbox runs, send through it."""
         self.store = store
         self.autosave.store = store
         self.recent = RecentSets(recent_sets_path(store.path))
-        if self.session is not None:
-            if self.sending is not None:
-                self.sending.stop()
-            self.sending = SendController(
-                self.session, store, self.tasks, settle_seconds=settle_seconds, parent=self
-            )
+        if self.sending is not None:
+            self.sending.stop()
+            self.sending = None
+        if self.session is not None and self.session.outbox is not None:
+            self.sending = SendController(self.session, parent=self)
             self.sending.entriesChanged.connect(self._refresh_outbox)
             self.sending.statusChanged.connect(self.outbox_panel.show_status)
             self.sending.entriesChanged.connect(self._refresh_drafts)
+            self.sending.show_status()  # it may have been waiting long before the page opened
         self._refresh_drafts()
         self._refresh_outbox()
 
     def _leave_session(self) -> None:
+        session = self.session
         if self.sending is not None:
             self.sending.stop()
             self.sending = None
@@ -884,16 +895,15 @@ class ComposerPage(QWidget):
         pending = self.autosave.before_replace()
         self.store = None
         self.autosave.store = None
-        if store is not None:
+        if store is not None and not owned and session is not None:
+            if pending is not None:
+                session.finish(pending)  # the session closes its file after this last save
+        elif store is not None:
             self.tasks.spawn(self._close_store(store, owned, pending))
+        elif pending is not None:
+            pending.close()
         with contextlib.suppress(RuntimeError, TypeError):
             self.session.dataChanged.disconnect(self.data.reload)  # type: ignore[union-attr]
-            self.session.syncStateChanged.disconnect(self._sync_state)  # type: ignore[union-attr]
-
-    def _sync_state(self, state: object) -> None:
-        # The sync reached the server again: queued posts need not wait for their backoff.
-        if getattr(state, "phase", "") == "idle" and self.sending is not None:
-            self.sending.wake()
 
     async def _close_store(
         self, store: LocalStore, owned: bool, pending: Coroutine[Any, Any, None] | None
@@ -906,10 +916,11 @@ class ComposerPage(QWidget):
                 store.close()
 
     async def shutdown(self) -> None:
-        """Save what is unsaved, stop sending, close the drafts file (the app is closing)."""
+        """Save what is unsaved and close the drafts file if the page opened it (the app is
+        closing; the session stops the outbox and closes its own file)."""
         await self.autosave.flush()
         if self.sending is not None:
-            await self.sending.aclose()
+            self.sending.stop()
             self.sending = None
         if self.store is not None and self._owns_store:
             self.store.close()
@@ -929,6 +940,13 @@ class ComposerPage(QWidget):
     def _task_failed(self, error: BaseException) -> None:
         self.messages.error(error)
         self.status_line.setText(getattr(error, "message", None) or str(error))
+
+
+async def _done_well(task: asyncio.Task[Any]) -> bool:
+    """Whether a workspace's write ended well, without cancelling it if this page's task is
+    cancelled meanwhile (its failure is reported by the workspace)."""
+    await asyncio.wait([task])
+    return not task.cancelled() and task.exception() is None
 
 
 def _sent_text(doc: ComposerDocument, count: int) -> str:

@@ -1,10 +1,10 @@
-"""Sending a composed post: media uploaded first (with progress), then the batch goes through
-the outbox (exactly once, queued while offline), and an edit goes through `PUT /posts/{id}`
-with a read-back. Created posts are stored in the cache at once so the calendar shows them.
+"""Sending a composed post: media uploaded first (with progress), then the batch is queued in the
+workspace's outbox, which the workspace session sends (exactly once, queued while offline, also
+while no page is shown); an edit goes through `PUT /posts/{id}` with a read-back, under the
+session's single-write gate, and its answer reaches the cache through the session.
 
-The outbox stores a refusal only as words; to put a 422's messages on the exact fields, the
-sender's client is wrapped so the structured errors (and the created posts) of each request
-are kept here until the outbox reports the entry's new state.
+This controller only enqueues and listens: it owns no loop and no task. A refusal's field
+errors are read from the outbox entry, which keeps them (across a restart too).
 """
 
 from __future__ import annotations
@@ -14,35 +14,31 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from app.api.client import ApiClient
-from app.api.errors import ApiError, NotFound, ValidationFailed
+from app.api.errors import ApiError, ValidationFailed
 from app.compose.batch import (
     build_batch,
     build_update,
     destination_indexes,
     ignored_fields,
 )
-from app.compose.checks import map_validation_error
+from app.compose.checks import GENERAL, map_field_errors, map_validation_error
 from app.compose.document import ComposerDocument, MediaAttachment
 from app.models.posts import Post
-from app.models.requests import BatchRequest, PostUpdate
-from app.store.local_store import LocalStore
-from app.sync.outbox import Outbox, OutboxEntry, OutboxState, encode_request
-from app.sync.outbox_sender import IDLE_POLL, OutboxSender, SenderStatus
-from ui.tasks import TaskGroup
+from app.models.requests import PostUpdate
+from app.sync.outbox import OutboxEntry, OutboxState
+from app.sync.outbox_sender import SenderStatus
+from app.sync.outbox_service import FINAL_STATES, OutboxService
+from ui.messages import Level, Message
 
 if TYPE_CHECKING:
     from ui.session import WorkspaceSession
 
+T = TypeVar("T")
 Progress = Callable[[str], None]
-FINAL_STATES = frozenset(
-    {OutboxState.SENT, OutboxState.NEEDS_ATTENTION, OutboxState.NEEDS_CONFIRMATION}
-)
-WAITING_PHASES = frozenset({"offline", "rate_limited", "blocked"})
 
 
 @dataclass
@@ -52,10 +48,9 @@ class SendOutcome:
 
     state: str
     entry_id: int | None = None
-    posts: list[Post] = field(default_factory=list)
     errors: dict[str, list[str]] = field(default_factory=dict)
     message: str = ""
-    made: int = 0  # posts created ("sent"), also when only their ids are known
+    made: int = 0  # posts created ("sent")
 
 
 @dataclass
@@ -65,147 +60,47 @@ class EditOutcome:
     errors: dict[str, list[str]] = field(default_factory=dict)
 
 
-class _RecordingPosts:
-    def __init__(self, posts: Any, owner: SendController) -> None:
-        self._posts = posts
-        self._owner = owner
-
-    async def create_batch(self, request: BatchRequest) -> list[Post]:
-        key = encode_request(request)
-        try:
-            created: list[Post] = await self._posts.create_batch(request)
-        except ValidationFailed as exc:
-            self._owner.refusals[key] = exc
-            raise
-        self._owner.created[key] = created
-        return created
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._posts, name)
-
-
-class _RecordingClient:
-    """The session's client, except that batch answers are also reported to the composer."""
-
-    def __init__(self, client: ApiClient, owner: SendController) -> None:
-        self._client = client
-        self.posts = _RecordingPosts(client.posts, owner)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._client, name)
-
-
 class SendController(QObject):
-    """One per workspace: the outbox and its sender, and the composer's ways of sending."""
+    """The composer's side of the workspace's outbox: enqueue, wait for the answer, listen."""
 
     entriesChanged = Signal()
     statusChanged = Signal(str)
-    postsCreated = Signal(list)  # [Post]
 
-    def __init__(
-        self,
-        session: WorkspaceSession,
-        store: LocalStore,
-        tasks: TaskGroup,
-        *,
-        settle_seconds: float | None = None,
-        parent: QObject | None = None,
-    ) -> None:
+    def __init__(self, session: WorkspaceSession, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        assert session.outbox is not None, "the session's outbox runs from its start"
         self.session = session
-        self.store = store
-        self.tasks = tasks
-        self.outbox = Outbox(store)
-        self.outbox.listeners.append(self._entry_changed)
-        self.refusals: dict[str, ValidationFailed] = {}
-        self.created: dict[str, list[Post]] = {}
-        self._waiters: dict[int, asyncio.Future[OutboxEntry | None]] = {}
-        self._indexes: dict[int, dict[int, int]] = {}
-        self.status = SenderStatus("idle")
-        extra = {} if settle_seconds is None else {"settle_seconds": settle_seconds}
-        self.outbox_sender = OutboxSender(
-            self.outbox,
-            cast(ApiClient, _RecordingClient(session.client, self)),
-            on_status=self._on_status,
-            **extra,  # type: ignore[arg-type]
-        )
-        self._wakeup: asyncio.Future[None] | None = None
-        self._woken = False
-        self._run = tasks.spawn(self._drive())
+        self.service: OutboxService = session.outbox
+        self.outbox = self.service.outbox
+        session.outboxChanged.connect(self._entry_changed)
+        session.outboxStatusChanged.connect(self._on_status)
 
-    async def _drive(self) -> None:
-        """`OutboxSender.run()`, with a wait that leaves no coroutine behind when cancelled."""
-        loop = asyncio.get_running_loop()
-        while True:
-            self._woken = False
-            result = await self.outbox_sender.send_pending()
-            if self._woken:
-                continue
-            timeout = IDLE_POLL if result.retry_in is None else max(result.retry_in, 0.05)
-            wakeup: asyncio.Future[None] = loop.create_future()
-            self._wakeup = wakeup
-            timer = loop.call_later(timeout, _resolve, wakeup)
-            try:
-                await wakeup
-            finally:
-                timer.cancel()
-                self._wakeup = None
-
-    def wake(self) -> None:
-        """Send now (after an enqueue, or when the connection is back)."""
-        self._woken = True
-        if self._wakeup is not None:
-            _resolve(self._wakeup)
+    @property
+    def status(self) -> SenderStatus:
+        return self.service.status
 
     def stop(self) -> None:
-        self._run.cancel()
-        for waiter in self._waiters.values():
-            if not waiter.done():
-                waiter.cancel()
+        """Stop listening (the page leaves the workspace; the sending goes on without it)."""
+        with contextlib.suppress(RuntimeError, TypeError):
+            self.session.outboxChanged.disconnect(self._entry_changed)
+            self.session.outboxStatusChanged.disconnect(self._on_status)
 
-    async def aclose(self) -> None:
-        self.stop()
-        await asyncio.gather(self._run, return_exceptions=True)
+    def wake(self) -> None:
+        self.service.wake()
 
     # -- outbox events -------------------------------------------------------------------------
+    def show_status(self) -> None:
+        """Say what the outbox waits for now (`statusChanged`)."""
+        self._on_status(self.status)
+
     def _on_status(self, status: SenderStatus) -> None:
-        self.status = status
         text = "" if status.phase == "idle" else status.message
         if status.phase == "offline":
             text = "Offline: queued posts are sent when the connection is back."
         self.statusChanged.emit(text)
-        if status.phase in WAITING_PHASES:
-            for waiter in self._waiters.values():
-                if not waiter.done():
-                    waiter.set_result(None)
 
-    def _entry_changed(self, entry: OutboxEntry) -> None:
-        if entry.state is OutboxState.SENT:
-            self.tasks.spawn(self._store_sent(entry))
-        waiter = self._waiters.get(entry.id)
-        if waiter is not None and not waiter.done() and entry.state in FINAL_STATES:
-            waiter.set_result(entry)
+    def _entry_changed(self, _entry: OutboxEntry) -> None:
         self.entriesChanged.emit()
-
-    async def _store_sent(self, entry: OutboxEntry) -> None:
-        # A composer waiting for this entry still counts these posts (`_outcome` drops them).
-        key = encode_request(entry.request)
-        posts = self.created.get(key) if entry.id in self._waiters else self.created.pop(key, None)
-        if posts is None:
-            posts = []
-            for post_id in entry.post_ids:
-                with contextlib.suppress(ApiError):
-                    posts.append(await self.session.client.posts.get(post_id))
-        for post in posts:
-            self.session.cache.upsert_post(post)
-        if posts:
-            self.session.dataChanged.emit(None)
-            self.postsCreated.emit(posts)
-        if entry.draft_id is not None:
-            with contextlib.suppress(Exception):
-                current = self.store.get_draft(entry.draft_id)
-                if current is not None and current.server_post_id is None:
-                    await self.store.delete_draft(entry.draft_id)
 
     def entries(self) -> list[OutboxEntry]:
         return self.outbox.entries()
@@ -214,30 +109,24 @@ class SendController(QObject):
     async def send_new(
         self, doc: ComposerDocument, *, draft_id: str | None, revision: int, progress: Progress
     ) -> SendOutcome:
-        """Upload, queue and wait for the first answer (or for the sender to say it waits)."""
+        """Upload, queue and wait for the answer (or for the outbox to say it must wait)."""
         ready = await self.upload_media(doc, progress)
         request = build_batch(ready)
         indexes = destination_indexes(ready)
         progress("Sending…")
+        since = self.service.rounds_begun
         existing = self._open_entry_of(draft_id)
         if existing is not None:
-            entry = await self.outbox.retry(existing.id, request)
+            entry = await self.service.retry(existing.id, request)
         else:
             key = f"draft:{draft_id}:{revision}" if draft_id else None
-            entry = await self.outbox.enqueue(request, draft_id=draft_id, source_key=key)
-        self._indexes[entry.id] = indexes
-        if entry.state in FINAL_STATES:
-            return self._outcome(entry)
-        waiter: asyncio.Future[OutboxEntry | None] = asyncio.get_running_loop().create_future()
-        self._waiters[entry.id] = waiter
-        self.wake()
-        try:
-            final = await waiter
-        finally:
-            self._waiters.pop(entry.id, None)
+            entry = await self.service.enqueue(request, draft_id=draft_id, source_key=key)
+        final = (
+            entry if entry.state in FINAL_STATES else await self.service.outcome(entry.id, since)
+        )
         if final is None:
             return SendOutcome("queued", entry.id, message=self.status.message)
-        return self._outcome(final)
+        return _outcome(final, indexes)
 
     def _open_entry_of(self, draft_id: str | None) -> OutboxEntry | None:
         if draft_id is None:
@@ -249,28 +138,18 @@ class SendController(QObject):
                 return entry
         return None
 
-    def _outcome(self, entry: OutboxEntry) -> SendOutcome:
-        if entry.state is OutboxState.SENT:
-            posts = list(self.created.pop(encode_request(entry.request), []))
-            # After a lost answer the batch was found by reading /posts: only its ids are known.
-            made = max(len(posts), len(entry.post_ids))
-            return SendOutcome("sent", entry.id, posts=posts, made=made)
-        if entry.state is OutboxState.NEEDS_CONFIRMATION:
-            return SendOutcome("confirm", entry.id, message=entry.reason or "")
-        refusal = self.refusals.pop(encode_request(entry.request), None)
-        if refusal is not None:
-            errors = map_validation_error(refusal)
-            indexes = self._indexes.get(entry.id, {})
-            errors = {_remap(path, indexes): msgs for path, msgs in errors.items()}
-            return SendOutcome("refused", entry.id, errors=errors, message=refusal.message)
-        return SendOutcome("refused", entry.id, errors={"": [entry.reason or "Refused."]})
-
     def refusal_for(self, entry: OutboxEntry) -> dict[str, list[str]]:
-        """Field errors of an entry that needs attention (when the refusal was seen here)."""
-        refusal = self.refusals.get(encode_request(entry.request))
-        if refusal is None:
-            return {"": [entry.reason or ""]} if entry.reason else {}
-        return map_validation_error(refusal)
+        """The field errors of an entry that needs attention, on the fields of its draft as it
+        is now (the entry keeps the server's errors; its draft says which destination each
+        `destinations.N` of the batch was)."""
+        if not entry.field_errors and not entry.reason:
+            return {}
+        indexes: dict[int, int] = {}
+        draft = self.service.store.get_draft(entry.draft_id) if entry.draft_id else None
+        if draft is not None:
+            with contextlib.suppress(ValueError):
+                indexes = destination_indexes(ComposerDocument.from_json(draft.document))
+        return refusal_errors(entry, indexes)
 
     # -- media ---------------------------------------------------------------------------------
     async def upload_media(self, doc: ComposerDocument, progress: Progress) -> ComposerDocument:
@@ -301,12 +180,33 @@ class SendController(QObject):
 
     # -- editing -------------------------------------------------------------------------------
     async def save_edit(
-        self, doc: ComposerDocument, original: Post, progress: Progress
-    ) -> EditOutcome:
+        self, doc: ComposerDocument, original: Post, progress: Progress, *, back_to_draft: bool
+    ) -> EditOutcome | None:
+        """Upload, then save under the session's write gate (keyed by the post, as the
+        calendar's actions are). `back_to_draft`: a failed post goes back to draft first, so it
+        can be scheduled again (spec §3). None when nothing was saved: another write of this
+        post was in flight, or the save failed (the workspace's messages say why)."""
         ready = await self.upload_media(doc, progress)
-        plan = build_update(ready, original)
         progress("Saving…")
+        task = self.session.gated(original.id, self._apply_edit(ready, original, back_to_draft))
+        if task is None:
+            self.session.messages.post(
+                Message(
+                    "This post is being changed already; nothing was saved.",
+                    Level.WARNING,
+                    hint="Wait until the calendar shows the change, then save again.",
+                )
+            )
+            return None
+        return await _answer(task)
+
+    async def _apply_edit(
+        self, ready: ComposerDocument, original: Post, back_to_draft: bool
+    ) -> EditOutcome:
         client = self.session.client
+        if back_to_draft:
+            original = await client.posts.update(original.id, PostUpdate(status="draft"))
+        plan = build_update(ready, original)
         try:
             await client.posts.update(original.id, plan.update)
         except ValidationFailed as exc:
@@ -314,24 +214,37 @@ class SendController(QObject):
                 errors=map_validation_error(exc, platform_indexes=plan.platform_indexes)
             )
         after = await client.posts.get(original.id)
-        self.session.cache.upsert_post(after)
-        self.session.dataChanged.emit(None)
-        return EditOutcome(after, _ignored(plan.update, after))
-
-    async def delete_post(self, post_id: str) -> None:
-        with contextlib.suppress(NotFound):
-            await self.session.client.posts.delete(post_id)
-        self.session.cache.delete_post(post_id)
-        self.session.dataChanged.emit(None)
+        await self.session.store_posts([after])
+        return EditOutcome(after, ignored_fields(plan.update, after))
 
 
-def _resolve(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
+async def _answer(task: asyncio.Task[T]) -> T | None:
+    """The task's result without cancelling it when the caller is cancelled; None when it
+    failed (the session's task group reported it) or was cancelled."""
+    await asyncio.wait([task])
+    if task.cancelled() or task.exception() is not None:
+        return None
+    return task.result()
 
 
-def _ignored(sent: PostUpdate, after: Post) -> list[str]:
-    return ignored_fields(sent, after)
+def _outcome(entry: OutboxEntry, indexes: dict[int, int]) -> SendOutcome:
+    if entry.state is OutboxState.SENT:
+        # After a lost answer the batch was found by reading /posts: its ids are what is known.
+        return SendOutcome("sent", entry.id, made=len(entry.post_ids))
+    if entry.state is OutboxState.NEEDS_CONFIRMATION:
+        return SendOutcome("confirm", entry.id, message=entry.reason or "")
+    return SendOutcome(
+        "refused", entry.id, errors=refusal_errors(entry, indexes), message=entry.reason or ""
+    )
+
+
+def refusal_errors(entry: OutboxEntry, indexes: dict[int, int]) -> dict[str, list[str]]:
+    """A refused entry's errors on the composer's fields: the stored 422 field errors, each
+    batch `destinations.N` mapped back through `indexes`; else its reason, as a whole."""
+    if not entry.field_errors:
+        return {GENERAL: [entry.reason or "Refused."]}
+    errors = map_field_errors(entry.field_errors, entry.reason or "")
+    return {_remap(path, indexes): messages for path, messages in errors.items()}
 
 
 def _remap(path: str, indexes: dict[int, int]) -> str:

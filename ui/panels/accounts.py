@@ -1,8 +1,14 @@
 """Accounts panel: the workspace's social accounts, their status, the active toggle
-(`PUT /social-accounts/{id}/toggle`) and why an account is skipped at publish time."""
+(`PUT /social-accounts/{id}/toggle`) and why an account is skipped at publish time.
+
+A toggle is not idempotent: it goes through the workspace session's write gate (one in flight
+per account, repeats dropped) from a button for which a double-click is one click; the answer
+reaches the cache through the session, and the row shows what the cache then holds.
+"""
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
@@ -20,10 +26,15 @@ from PySide6.QtWidgets import (
 from app.domain.enums import AccountStatus, known
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage
+from ui.widgets.once_button import OncePushButton
 from ui.widgets.table_model import HeaderedTableModel
+from ui.write_gate import WriteGate, account_of_key
 
 if TYPE_CHECKING:
+    import asyncio
+
     from app.models import SocialAccountSummary
+    from ui.session import WorkspaceSession
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -130,7 +141,7 @@ class AccountsPanel(PanelPage):
         super().__init__(parent)
         self.summary = QLabel("Loading accounts…")
         self.summary.setObjectName("panelTitle")
-        self.toggle_button = QPushButton("Turn publishing off")
+        self.toggle_button = OncePushButton("Turn publishing off")
         self.toggle_button.clicked.connect(self.toggle_selected)
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.clicked.connect(self.reload)
@@ -162,6 +173,7 @@ class AccountsPanel(PanelPage):
         layout.addWidget(self.table, 1)
         layout.addWidget(note)
         self._post_count: int | None = None
+        self._writes: WriteGate | None = None
         self._update_toggle()
 
     def action_specs(self) -> list[ActionSpec]:
@@ -174,6 +186,20 @@ class AccountsPanel(PanelPage):
                 enabled=lambda: self.selected() is not None,
             )
         ]
+
+    def session_changed(self) -> None:
+        if self._writes is not None:
+            with contextlib.suppress(RuntimeError, TypeError):
+                self._writes.busyChanged.disconnect(self._on_session_busy)
+        self._writes = self.session.writes if self.session is not None else None
+        self.model.busy.clear()
+        if self._writes is not None:
+            self._writes.busyChanged.connect(self._on_session_busy)
+
+    def _on_session_busy(self, key: str, busy: bool) -> None:
+        account_id = account_of_key(key)
+        if account_id is not None:
+            self._on_busy(account_id, busy)
 
     # -- from the cache (what the app shows before the network answers) ---
     def show_data(self, accounts: list[SocialAccountSummary], post_count: int) -> None:
@@ -213,7 +239,7 @@ class AccountsPanel(PanelPage):
 
     def _update_toggle(self, *_: object) -> None:
         account = self.selected()
-        busy = account is not None and self.gate.is_busy(account.id)
+        busy = account is not None and account.id in self.model.busy
         self.toggle_button.setEnabled(account is not None and self.session is not None and not busy)
         on = account is None or account.is_active is not False
         self.toggle_button.setText("Turn publishing off" if on else "Turn publishing on")
@@ -224,18 +250,23 @@ class AccountsPanel(PanelPage):
         self._update_toggle()
 
     def toggle_selected(self) -> None:
-        account = self.selected()
-        if account is not None and self.session is not None:
-            self.write(account.id, self._toggle(account.id))
+        account, session = self.selected(), self.session
+        if account is None or session is None:
+            return
+        account_id = account.id
+        toggling = session.toggle_account(account_id)
+        if toggling is not None:
+            toggling.add_done_callback(lambda task: self._toggled(session, account_id, task))
 
-    async def _toggle(self, account_id: str) -> None:
-        session = self.session
-        assert session is not None
-        account = await session.client.accounts.toggle(account_id)
-        if account is None:  # the deployment answered without the account: read them again
-            await self._load()
-        else:
-            self.model.replace(account)
+    def _toggled(
+        self, session: WorkspaceSession, account_id: str, task: asyncio.Task[object]
+    ) -> None:
+        if session is not self.session or task.cancelled() or task.exception() is not None:
+            return
+        accounts = session.cache.accounts()
+        fresh = next((account for account in accounts if account.id == account_id), None)
+        if fresh is None:
+            self._show(accounts)
+        else:  # that row only: the selection stays
+            self.model.replace(fresh)
             self._summarize()
-        session.cache.set_accounts(self.model.accounts)
-        session.dataChanged.emit(None)

@@ -87,7 +87,7 @@ class FirstFrame:
     def _show_cache(self, profile: Profile, cache: WorkspaceCache) -> WorkspaceCache | None:
         self.window.set_workspace_name(profile.name)
         try:
-            self.window.show_saved_sync(cache.last_sync_at())
+            self.window.show_saved_sync(cache.last_sync_at(), cache.last_full_sync_at())
             self.calendar.set_source(cache)
         except CacheError:
             # Read again when the workspace opens, and reported then; until then the page

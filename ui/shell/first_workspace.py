@@ -7,16 +7,9 @@ from __future__ import annotations
 
 import os
 
-from app.workspaces.profiles import ConfigError, Profile, ProfileStore, normalize_base_url
+from app.workspaces.profiles import ConfigError, Profile, ProfileStore
 from ui.cli import Options
 from ui.shell.startup import StartupError
-
-try:
-    # CPython's own SHA-256: `hashlib` first loads OpenSSL (~2.5 ms before the first paint of a
-    # `--base-url` start). Same digest, so the workspace keeps its cache file.
-    from _sha256 import sha256  # type: ignore[import-not-found]
-except ImportError:  # another Python (3.12 renamed it `_sha2`)
-    from hashlib import sha256
 
 DEMO_PROFILE = Profile(
     id="demo", name="Demo workspace", base_url="http://127.0.0.1/api", is_demo=True
@@ -25,9 +18,7 @@ DEMO_PROFILE = Profile(
 
 
 def profile_for_base_url(base_url: str, server_timezone: str) -> Profile:
-    url = normalize_base_url(base_url)
-    digest = sha256(url.encode()).hexdigest()[:12]
-    return Profile(id=f"url-{digest}", name=url, base_url=url, server_timezone=server_timezone)
+    return Profile.for_base_url(base_url, server_timezone)
 
 
 def is_saved_profile(profile: Profile) -> bool:

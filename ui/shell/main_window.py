@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from ui.messages import Banner, Message, MessageBridge
 from ui.sections import SECTIONS
-from ui.shell.status import connection_text, last_sync_text, utc_now
+from ui.shell.status import SYNC_TOOLTIP, connection_text, last_sync_text, utc_now
 
 if TYPE_CHECKING:
     from app.sync.state import SyncState
@@ -38,8 +38,8 @@ PREFERRED_SIZE = (1360, 860)
 MINIMUM_SIZE = (1024, 640)
 WINDOW_FRAME_ALLOWANCE = 48
 """Room left for the window manager's title bar and borders, not known before the first show."""
-CLOCK_TICK_MS = 15_000
-"""How often "Synced N min ago" is rewritten (the text changes once a minute at most)."""
+CLOCK_TICK_MS = 10_000
+"""How often "Today: 20 s ago" is rewritten (its finest step is ten seconds)."""
 TOAST_MARGIN = 16
 TOAST_MAX_WIDTH = 760
 
@@ -140,6 +140,8 @@ class MainWindow(QMainWindow):
             self.statusBar().addPermanentWidget(label)
         self._last_state: SyncState | None = None
         self._last_sync_at: datetime | None = None
+        self._last_full_sync_at: datetime | None = None
+        self.sync_label.setToolTip(SYNC_TOOLTIP)
         # "N min ago" ages even when nothing syncs.
         self.status_clock = QTimer(self)
         self.status_clock.setInterval(CLOCK_TICK_MS)
@@ -207,6 +209,7 @@ class MainWindow(QMainWindow):
         self._last_state = state
         if state is not None:
             self._last_sync_at = state.last_sync_at
+            self._last_full_sync_at = state.last_full_sync_at
         limited = state is not None and state.phase == "rate_limited" and bool(state.retry_in)
         if limited and state is not None and state.retry_in:
             self._retry_deadline = time.monotonic() + state.retry_in
@@ -228,9 +231,11 @@ class MainWindow(QMainWindow):
                 self.countdown.stop()
         self.connection_label.setText(connection_text(self._last_state, left))
 
-    def show_saved_sync(self, when: datetime | None) -> None:
-        """When the opened workspace's saved data was last synced (before any sync this run)."""
+    def show_saved_sync(self, when: datetime | None, everything: datetime | None = None) -> None:
+        """When the opened workspace's saved data was last synced (before any sync this run):
+        `when` the last refresh of any kind, `everything` the last full one."""
         self._last_sync_at = when
+        self._last_full_sync_at = everything
         self.refresh_sync_label()
 
     def show_connection_text(self, text: str) -> None:
@@ -238,7 +243,9 @@ class MainWindow(QMainWindow):
         self.connection_label.setText(text)
 
     def refresh_sync_label(self) -> None:
-        self.sync_label.setText(last_sync_text(self._last_sync_at, self.clock()))
+        self.sync_label.setText(
+            last_sync_text(self._last_sync_at, self.clock(), self._last_full_sync_at)
+        )
 
     # -- messages ---
     def _show_message(self, message: Message) -> None:

@@ -102,7 +102,7 @@ class PageWiring(QObject):
         self.window.show_sync_state(None)
         painted, self._painted_from = self._painted_from, None
         try:
-            self.window.show_saved_sync(cache.last_sync_at())
+            self.window.show_saved_sync(cache.last_sync_at(), cache.last_full_sync_at())
             if cache is not painted:
                 self.calendar.set_source(cache)  # paints the cached calendar at once
             self._show_accounts()
@@ -120,6 +120,7 @@ class PageWiring(QObject):
             # whole period, 10-20 ms while a sync writes); syncs still go through dataChanged.
             session.postsStored.connect(self._show_stored)
             session.postsForgotten.connect(self._forget_deleted)
+            session.watch_period(*self.calendar.visible_range())
         set_busy = getattr(self.calendar, "set_busy", None)
         plugged = callable(getattr(self.calendar, "set_session", None))
         if session is not None and callable(set_busy) and not plugged:
@@ -179,9 +180,14 @@ class PageWiring(QObject):
             if signal is not None:  # signals the calendar page does not offer yet are skipped
                 signal.connect(functools.partial(self._with_session, action))
         calendar.newPostRequested.connect(self.new_post)
+        calendar.visibleRangeChanged.connect(self._watch_period)
         edit = getattr(calendar, "editRequested", None)
         if edit is not None:
             edit.connect(self.edit_post)
+
+    def _watch_period(self, start: datetime, end: datetime) -> None:
+        if self.manager.session is not None:
+            self.manager.session.watch_period(start, end)
 
     def _with_session(self, action: Callable[..., Any], *args: Any) -> None:
         session = self.manager.session

@@ -57,15 +57,35 @@ def connection_text(state: SyncState | None, wait_left: float | None = None) -> 
     return text
 
 
-def last_sync_text(when: datetime | None, now: datetime) -> str:
+def last_sync_text(when: datetime | None, now: datetime, everything: datetime | None = None) -> str:
+    """How fresh the window is: "Today: 20 s ago · everything: 9 min ago". `when` is the last
+    refresh of any kind (every one reads the posts around now); `everything`, when every post
+    was last read. With only one time known (a cache from before this was recorded), one age."""
     if when is None:
         return "Never synced"
+    if everything is None:
+        return "Synced " + age_text(when, now)
+    return f"Today: {age_text(when, now)} · everything: {age_text(everything, now)}"
+
+
+def age_text(when: datetime, now: datetime) -> str:
     seconds = max((now - when).total_seconds(), 0)
+    if seconds < 10:
+        return "just now"
     if seconds < 60:
-        return "Synced just now"
+        return f"{int(seconds // 10) * 10} s ago"
     if seconds < 3600:
-        return f"Synced {int(seconds // 60)} min ago"
-    return "Synced " + when.astimezone().strftime("%d %b %H:%M")
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 86400:
+        return when.astimezone().strftime("%H:%M")
+    return when.astimezone().strftime("%d %b %H:%M")
+
+
+SYNC_TOOLTIP = (
+    "Today: the posts due in the last 24 hours and the next hour, and the period on screen, "
+    "are read again every minute.\nEverything: every post is read again about once an hour "
+    "(F5 reads everything now)."
+)
 
 
 def utc_now() -> datetime:

@@ -9,8 +9,9 @@ import pytest
 from PySide6.QtWidgets import QApplication, QPushButton
 
 from app.sandbox.harness import SandboxServer
-from tests.ui.app.conftest import LoopRunner
+from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.app.test_app_calendar import api_key, options, started  # noqa: F401
+from tests.ui.waits import settle_layouts
 from ui.application import Application
 from ui.sections import SECTIONS
 from ui.shell.main_window import MINIMUM_SIZE, PREFERRED_SIZE
@@ -30,10 +31,12 @@ def test_no_button_label_is_cut_in_any_section(
         app.window.resize(*size)
         cut: list[str] = []
         for section in SECTIONS:
-            app.window.show_section(section)
-            await asyncio.sleep(0.1)  # pages are built on first show; let them lay out
-            QApplication.processEvents()
+            app.window.show_section(section)  # pages are built on first show
             page = app.window.pages.currentWidget()
+            # What the page shows once its reads are done, laid out.
+            tasks = getattr(page, "tasks", ())
+            await until(lambda t=tasks: len(t) == 0, what=f"the {section} page's reads")
+            settle_layouts()
             for button in page.findChildren(QPushButton):
                 if button.isVisible() and button.text():
                     # The label, the style's smallest side padding (6 px) and the border.

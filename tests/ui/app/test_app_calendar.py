@@ -78,7 +78,8 @@ def test_first_sync_fills_the_calendar_and_accounts(
         start, end = app.calendar.visible_range()
         assert app.cache.cards_between(start, end), "the demo has posts around today"
         assert app.window.connection_label.text() == "Online"
-        assert app.window.sync_label.text() == "Synced just now"
+        assert app.window.sync_label.text() == "Today: just now · everything: just now"
+        assert app.session.sync.watch.period == (start, end), "the period on screen is watched"
         assert await stopped(app, task) == 0
 
     runner.run(scenario())

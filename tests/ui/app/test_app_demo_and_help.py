@@ -11,6 +11,7 @@ from app.workspaces.profiles import Paths
 from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.app.test_app_calendar import options, started
 from tests.ui.app.test_app_workspaces import connect_dialog_of, error_shown, fill
+from tests.ui.waits import answer
 from ui.application import Application
 
 
@@ -31,8 +32,10 @@ def test_reset_demo_data_asks_first_and_starts_the_demo_afresh(
         box = app.flows.reset_box
         assert box is not None
         await until(box.isVisible)
-        box.button(QMessageBox.StandardButton.Cancel).click()
-        await asyncio.sleep(0.2)
+        cancel = QMessageBox.StandardButton.Cancel
+        assert await answer(box, cancel) == cancel
+        assert not box.isVisible()
+        assert len(app.tasks) == 0, "Cancel started no work"
         assert app.session is first_session, "Cancel keeps everything"
 
         app.registry.run("workspace.reset_demo")

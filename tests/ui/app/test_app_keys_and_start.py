@@ -93,11 +93,15 @@ def test_cancel_while_the_key_is_tested_saves_nothing(
         fill(dialog, name="Acme", url=url, key="a-key-that-is-never-answered")
         await until(lambda: dialog.testing)
         assert dialog.connect_button.text() == "Testing the key…"
+        connected: list[object] = []
+        dialog.connected.connect(connected.append)
         cancel = dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel)
         QTest.mouseClick(cancel, Qt.MouseButton.LeftButton)
         assert not dialog.isVisible()
-        await asyncio.sleep(0.3)
-        assert not dialog.testing
+        # The key test's task has ended (cancelled): nothing can save the workspace after this.
+        await until(lambda: not dialog.testing, what="the key test to end")
+        assert connected == []
+        assert len(app.tasks) == 0, "Cancel started no work"
         assert ProfileStore().load() == []
         assert memory_keyring.passwords == {}
         assert app.session is None
@@ -167,6 +171,59 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _socket_inodes(pid: int) -> set[int]:
+    """The inodes of the sockets `pid` holds open (`socket:[inode]` in /proc/<pid>/fd)."""
+    found: set[int] = set()
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return found
+    for fd in fds:
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue  # closed meanwhile
+        if target.startswith("socket:[") and target.endswith("]"):
+            found.add(int(target[len("socket:[") : -1]))
+    return found
+
+
+def _tcp_table(pid: int) -> list[tuple[int, int, str, int]]:
+    """(local port, remote port, state, inode) of every TCP socket in `pid`'s network namespace;
+    state "0A" is LISTEN, "01" ESTABLISHED."""
+    rows: list[tuple[int, int, str, int]] = []
+    for table in ("tcp", "tcp6"):
+        try:
+            lines = Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            local, remote, state, inode = fields[1], fields[2], fields[3], int(fields[9])
+            rows.append((_port(local), _port(remote), state, inode))
+    return rows
+
+
+def _port(address: str) -> int:
+    """The port of a /proc/net/tcp address ("0100007F:1F90": hex address, hex port)."""
+    return int(address.rsplit(":", 1)[1], 16)
+
+
+def _connected_to(pid: int, children: list[int]) -> bool:
+    """Whether `pid` holds an ESTABLISHED TCP connection to a port one of `children` listens on."""
+    listening: set[int] = set()
+    for child in children:
+        mine = _socket_inodes(child)
+        listening |= {
+            port for port, _, state, inode in _tcp_table(child) if state == "0A" and inode in mine
+        }
+    own = _socket_inodes(pid)
+    return any(
+        state == "01" and inode in own and remote in listening
+        for _, remote, state, inode in _tcp_table(pid)
+    )
+
+
 def test_ctrl_c_in_the_terminal_quits_at_once_with_the_demo_child(tmp_path: Path) -> None:
     shot_env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     process = subprocess.Popen(
@@ -184,7 +241,11 @@ def test_ctrl_c_in_the_terminal_quits_at_once_with_the_demo_child(tmp_path: Path
             time.sleep(0.1)
         children = _children(process.pid)
         assert children, "the demo child did not start"
-        time.sleep(2.0)  # the app is up and waiting
+        # The app is up and waiting: its session is connected to the demo child.
+        while not _connected_to(process.pid, children) and time.monotonic() < deadline:
+            assert process.poll() is None, process.communicate()[1]
+            time.sleep(0.1)
+        assert _connected_to(process.pid, children), "the app never connected to its demo child"
         started = time.monotonic()
         os.killpg(process.pid, signal.SIGINT)  # what Ctrl+C in a terminal does
         _out, err = process.communicate(timeout=20)

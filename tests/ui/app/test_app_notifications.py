@@ -4,8 +4,6 @@ Offscreen there is no system tray, so the app makes no tray; these tests hand it
 
 from __future__ import annotations
 
-import asyncio
-
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QSystemTrayIcon
 
@@ -54,7 +52,8 @@ def test_a_paused_webhook_notification_opens_that_webhook(
         assert notifier is not None
         assert notifier.session is app.session
         await until(lambda: notifier.watcher._seen["webhook"] is not None, what="baseline")
-        await asyncio.sleep(0.3)
+        # Every look started by the first sync (the baseline and the one after it) has ended.
+        await until(lambda: len(notifier._tasks) == 0, what="the notifier's looks")
         # The demo has failed posts from before: the baseline is taken after the first sync of
         # this never-synced workspace, so they are history, not news.
         assert notifier.shown == []

@@ -4,11 +4,13 @@ sees when the server breaks the spec's promises or misbehaves."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from app.sync.state import SyncState
 from tests.tools.odd_server import DROP_EVERY, RATE_EVERY, OddServer
 from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.app.test_app_calendar import options, started
@@ -45,8 +47,16 @@ def test_items_left_out_of_a_sync_are_named_in_the_window(
         assert app.cache.count_posts() == 57
         # A light refresh that finds the same items does not post the message again.
         banner.dismiss()
+        states: list[SyncState] = []
+        # Connected after the workspace's own handler: it runs once that handler has returned.
+        app.session.syncStateChanged.connect(states.append)
         app.session.refresh()
-        await asyncio.sleep(1.0)
+        await until(
+            lambda: any(s.phase == "syncing" for s in states) and states[-1].phase != "syncing",
+            what="the refresh to finish",
+        )
+        assert states[-1].phase == "idle"
+        assert "3 posts could not be read" in states[-1].unreadable_summary()
         assert banner.current is None
         app.window.close()
         assert await asyncio.wait_for(task, 10) == 0
@@ -134,7 +144,15 @@ def test_the_status_bar_leaves_rate_limited_once_a_write_got_through(
                 for post in map(app.cache.post, sorted(app.cache.post_ids()))
                 if post is not None and post.status == "scheduled"
             )
-            await asyncio.sleep(1.1)  # any Retry-After of the first sync has passed
+            # Any Retry-After of the first sync has passed, for the server and for the app.
+            session = app.session
+            await until(
+                lambda: (
+                    time.monotonic() >= odd.traffic.limited_until
+                    and session.client.rate_gate.wait_remaining() == 0
+                ),
+                what="the first sync's rate limit to pass",
+            )
             with odd.traffic.lock:  # the next request is answered 429
                 odd.traffic.count = RATE_EVERY - 1
             app.session.move_to_draft(post_id)
@@ -170,7 +188,8 @@ def test_a_refused_test_ping_is_explained_once_without_a_form_hint(
             page.send_test()
             await until(lambda: "could not be sent" in page.test_label.text(), what="the answer")
             assert "HTTP 500" in page.test_label.text()
-            await asyncio.sleep(0.2)
+            # The write has ended and its failure, if any, has been reported.
+            await until(lambda: not page.gate.is_busy(flaky["id"]), what="the ping to end")
             assert "highlighted fields" not in app.window.banner.text()
             app.window.close()
             assert await asyncio.wait_for(task, 10) == 0

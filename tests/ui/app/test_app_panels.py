@@ -122,12 +122,26 @@ def test_view_and_screenshot_show_the_real_panel(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     shot = tmp_path / f"{view}.png"
-    # A server slower than the sync's last repaint: the picture still waits for the panel.
+    # A server slower than the sync's last repaint: the panel's reads are held back until the
+    # first sync has finished; the picture still waits for the panel.
+    gate = Gate()
     for kind, name in ((LabelsPage, "_load"), (WebhooksPage, "_load_list")):
-        monkeypatch.setattr(kind, name, slowly(getattr(kind, name)))
+        monkeypatch.setattr(kind, name, gate.holding(getattr(kind, name)))
 
     async def scenario() -> None:
         app = Application(qapp, options(demo_sandbox.base_url, view=view, screenshot=shot))
+
+        async def release_after_the_first_sync() -> None:
+            await until(
+                lambda: app.session is not None and app.session.first_sync_ok is not None,
+                limit=60,
+                what="the first sync",
+            )
+            if view in ("labels", "webhooks"):
+                assert gate.waiting > 0, "the panel's read was held back during the sync"
+            gate.open.set()
+
+        releaser = asyncio.ensure_future(release_after_the_first_sync())
         seen: list[tuple[object, ...]] = []
         grab = app.window.grab
 
@@ -148,6 +162,7 @@ def test_view_and_screenshot_show_the_real_panel(
 
         app.window.grab = grab_and_note  # type: ignore[method-assign,assignment]
         assert await app.run() == 0
+        await releaser
         expected = {
             "labels": (LabelsPage, 7),
             "webhooks": (WebhooksPage, 5, True),
@@ -162,12 +177,23 @@ def test_view_and_screenshot_show_the_real_panel(
     assert image.width() >= 1024
 
 
-def slowly(load: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
-    async def slow_load(*args: object, **kwargs: object) -> None:
-        await asyncio.sleep(1.0)
-        await load(*args, **kwargs)
+class Gate:
+    """Holds panel reads back until the test opens it (a server slower than the sync)."""
 
-    return slow_load
+    def __init__(self) -> None:
+        self.open = asyncio.Event()
+        self.waiting = 0
+
+    def holding(self, load: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+        async def held_load(*args: object, **kwargs: object) -> None:
+            self.waiting += 1
+            try:
+                await self.open.wait()
+            finally:
+                self.waiting -= 1
+            await load(*args, **kwargs)
+
+        return held_load
 
 
 def test_switching_a_page_to_a_new_session_drops_the_old_one(

@@ -14,6 +14,7 @@ from app.workspaces.profiles import Paths, ProfileStore
 from tests.keyrings import MemoryKeyring
 from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.app.test_app_calendar import options
+from tests.ui.waits import answer
 from ui.application import Application
 
 
@@ -47,8 +48,10 @@ def test_removing_asks_about_unsent_drafts_then_deletes_them(
         await until(lambda: app.session is not None and app.session.first_sync_ok is not None)
         box = await remove_box(app)
         assert "1 unsent draft" in box.informativeText()
-        box.button(QMessageBox.StandardButton.Cancel).click()
-        await asyncio.sleep(0.2)
+        cancel = QMessageBox.StandardButton.Cancel
+        assert await answer(box, cancel) == cancel
+        assert not box.isVisible()
+        assert len(app.tasks) == 0, "Cancel started no work"
         assert local.exists(), "Cancel keeps everything"
         assert ProfileStore().load()
 
@@ -82,7 +85,12 @@ def test_a_drafts_file_that_cannot_be_read_is_kept(
         assert str(local) in box.informativeText()
         box.button(QMessageBox.StandardButton.Ok).click()
         await until(lambda: not ProfileStore().load(), what="the workspace removed")
-        await asyncio.sleep(0.2)
+        # The removal has run to its end: it offers the first-run choice as its last step.
+        await until(
+            lambda: app.welcome_dialog is not None and app.welcome_dialog.isVisible(),
+            what="the first-run choice after the removal",
+        )
+        await until(lambda: len(app.tasks) == 0, what="the removal to finish")
         assert local.read_bytes() == before
         app.window.close()
         await task

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from app.models.requests import BatchRequest, Destination
 from app.posts.lifecycle import PostAction
 from app.sandbox.harness import SandboxServer
 from app.workspaces.profiles import Profile, ProfileStore
@@ -64,8 +65,8 @@ def test_a_double_click_on_duplicate_sends_one_batch(
         QTest.mouseClick(button, Qt.MouseButton.LeftButton)
         # And straight at the session, as a second signal would arrive.
         app.calendar.duplicateRequested.emit(post_id)
+        # The one write the clicks started has ended (the others were dropped when asked).
         await writes_done(app)
-        await asyncio.sleep(0.3)
         assert demo_sandbox.store.post_count() == before + expected
         assert app.window.banner.text() == duplicated_text(expected)
         assert f"{expected} new draft" in app.window.banner.text()
@@ -73,6 +74,8 @@ def test_a_double_click_on_duplicate_sends_one_batch(
         # Once the answer came, the next duplicate is a new request.
         app.calendar.duplicateRequested.emit(post_id)
         await until(lambda: demo_sandbox.store.post_count() == before + 2 * expected)
+        await writes_done(app)
+        assert demo_sandbox.store.post_count() == before + 2 * expected
         app.window.close()
         assert await asyncio.wait_for(task, 10) == 0
 
@@ -109,13 +112,21 @@ def test_undo_after_a_workspace_switch_does_nothing_and_says_nothing(
         assert undo.action is not None
         assert server_time() == moved
 
+        old = app.session
+        assert old is not None
         other = Profile.create("Acme", demo_sandbox.base_url, "UTC")
         memory_keyring.set_password("postdesk", other.id, demo_sandbox.keys.admin)
         await app.open_workspace(other, None)
         assert app.window.banner.current is not undo, "the old workspace's toast is gone"
+        assert app.session is not None
+        assert app.session is not old
 
         undo.action()  # the click that raced the switch
-        await asyncio.sleep(0.5)
+        # The click has been handled (synchronously) and started no write in either workspace:
+        # nothing can reach the server after this.
+        assert old.closed
+        assert not old.writes.busy_keys()
+        assert not app.session.writes.busy_keys()
         assert server_time() == moved, "nothing was sent for the closed workspace"
         assert "closed" not in app.window.banner.text().lower()
         app.window.close()
@@ -236,6 +247,78 @@ def test_an_offline_banner_goes_away_when_the_connection_is_back(
         QTest.mouseClick(banner.action_button, Qt.MouseButton.LeftButton)  # Retry
         await until(lambda: app.window.connection_label.text() == "Online", what="back online")
         assert banner.current is None or banner.current.topic != "sync"
+        app.window.close()
+        assert await asyncio.wait_for(task, 10) == 0
+        await relay.down()
+
+    runner.run(scenario())
+
+
+def test_a_write_that_cannot_reach_the_server_never_leaves_online_in_the_status_bar(
+    qapp: QApplication,
+    runner: LoopRunner,
+    demo_sandbox: SandboxServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("POSTDESK_API_KEY", demo_sandbox.keys.admin)
+    port = urlsplit(demo_sandbox.base_url).port
+    assert port is not None
+    relay = Relay(port)
+    post_id = str(future_scheduled_post(demo_sandbox)["id"])
+
+    async def scenario() -> None:
+        await relay.up()
+        app = Application(qapp, options(relay.base_url))
+        task = await started(app)
+        assert app.session is not None
+        assert app.window.connection_label.text() == "Online"
+        await relay.down()
+        app.calendar.moveToDraftRequested.emit(post_id)  # no sync runs meanwhile
+        await writes_done(app)
+        assert app.window.connection_label.text() == "Offline — showing saved data"
+        await relay.up()
+        app.session.sync.request_refresh(full=False)
+        await until(lambda: app.window.connection_label.text() == "Online", what="back online")
+        app.window.close()
+        assert await asyncio.wait_for(task, 10) == 0
+        await relay.down()
+
+    runner.run(scenario())
+
+
+def test_an_outbox_send_that_cannot_reach_the_server_shows_offline(
+    qapp: QApplication,
+    runner: LoopRunner,
+    demo_sandbox: SandboxServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("POSTDESK_API_KEY", demo_sandbox.keys.admin)
+    port = urlsplit(demo_sandbox.base_url).port
+    assert port is not None
+    relay = Relay(port)
+    account = demo_sandbox.store.account_id("x")
+
+    async def scenario() -> None:
+        await relay.up()
+        app = Application(qapp, options(relay.base_url))
+        task = await started(app)
+        session = app.session
+        assert session is not None
+        assert session.outbox is not None
+        assert app.window.connection_label.text() == "Online"
+        await relay.down()
+        request = BatchRequest(
+            content="Sent from the train",
+            destinations=[Destination(social_account_id=account, content_type="x_post")],
+        )
+        await session.outbox.enqueue(request)
+        await until(
+            lambda: app.window.connection_label.text() == "Offline — showing saved data",
+            what="the outbox's failure in the status bar",
+        )
+        await relay.up()
+        session.sync.request_refresh(full=False)
+        await until(lambda: app.window.connection_label.text() == "Online", what="back online")
         app.window.close()
         assert await asyncio.wait_for(task, 10) == 0
         await relay.down()

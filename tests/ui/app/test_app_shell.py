@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from app.sandbox.harness import SandboxServer
 from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.app.test_app_calendar import api_key, options, started  # noqa: F401
+from tests.ui.waits import settle_layouts
 from ui.application import Application
 from ui.messages import Level, Message
 
@@ -124,7 +125,7 @@ def test_a_message_does_not_move_the_calendar_buttons(
         [week] = [b for b in app.calendar.toolbar.view_buttons if "Week" in b.text()]
         before = week.mapToGlobal(QPoint(0, 0))
         app.messages.post(Message("Could not reach the server.", Level.ERROR, hint="Retry."))
-        await asyncio.sleep(0.05)
+        settle_layouts()  # whatever the message moved has moved now
         assert app.window.banner.isVisible()
         assert week.mapToGlobal(QPoint(0, 0)) == before
         assert not app.window.banner.geometry().intersects(
@@ -134,7 +135,7 @@ def test_a_message_does_not_move_the_calendar_buttons(
             )
         ), "the toast does not cover the calendar's toolbar"
         app.window.banner.dismiss()
-        await asyncio.sleep(0.05)
+        settle_layouts()
         assert week.mapToGlobal(QPoint(0, 0)) == before
         app.window.close()
         assert await asyncio.wait_for(task, 10) == 0
@@ -153,18 +154,18 @@ def test_a_message_never_covers_the_composers_send_button(
         task = await started(app)
         app.window.resize(1024, 640)
         app.window.show_section("compose")
-        await asyncio.sleep(0.05)
+        settle_layouts()  # the page, built on first show, is laid out in the smaller window
         send = app.window.page("compose").schedule.send  # type: ignore[attr-defined]
         message = "The server refused the post. " * 6  # long: a tall, sticky toast
         app.messages.post(Message(message, Level.ERROR, hint="Fix it and send again."))
-        await asyncio.sleep(0.05)
+        settle_layouts()
         banner = app.window.banner
         assert banner.isVisible()
         send_rect = QRect(send.mapTo(app.window, QPoint(0, 0)), send.size())
         banner_rect = QRect(banner.mapTo(app.window, QPoint(0, 0)), banner.size())
         assert not banner_rect.intersects(send_rect)
         app.window.show_section("calendar")  # the calendar keeps its messages at the bottom
-        await asyncio.sleep(0.05)
+        settle_layouts()
         bottom = app.window.page_area.height() - banner.geometry().bottom()
         assert bottom < 40, "on the calendar the toast sits at the bottom"
         banner.dismiss()

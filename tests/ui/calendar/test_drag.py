@@ -232,7 +232,7 @@ def test_a_week_drag_near_the_bottom_scrolls_to_later_hours(page_on: PageOn, qtb
         qtbot.waitUntil(lambda: view.verticalScrollBar().value() > before + 2 * view.HOUR_HEIGHT)
         QTest.mouseMove(surface, edge - QPoint(0, 80))  # away from the edge: scrolling stops
         stopped = view.verticalScrollBar().value()
-        qtbot.wait(150)
+        qtbot.waitUntil(lambda: not view._autoscroll.isActive())  # no scroll step is left to come
         assert view.verticalScrollBar().value() == stopped
         aimed = view.drop_slot()
         assert aimed is not None

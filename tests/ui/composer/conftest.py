@@ -3,7 +3,6 @@ the test body drives (`runner.run(coro)`)."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -68,29 +67,35 @@ class Composer:
 
 
 def make_session(
-    sandbox: SandboxServer, data_dir: Path, base_url: str | None = None
+    sandbox: SandboxServer,
+    data_dir: Path,
+    base_url: str | None = None,
+    *,
+    local_store: LocalStore | None = None,
 ) -> WorkspaceSession:
     profile = Profile(id="composertest", name="Test", base_url=base_url or sandbox.base_url)
     cache = WorkspaceCache(data_dir / "cache.sqlite3")
-    return WorkspaceSession(profile, sandbox.keys.admin, cache, MessageBridge().scope())
+    scope = MessageBridge().scope()
+    return WorkspaceSession(profile, sandbox.keys.admin, cache, scope, local_store=local_store)
 
 
 @pytest.fixture
 def composer(
     qtbot: QtBot, runner: LoopRunner, sandbox: SandboxServer, tmp_path: Path
 ) -> Iterator[Composer]:
-    session = make_session(sandbox, tmp_path)
-    runner.run(session.sync.full_refresh())
     store = LocalStore.open(tmp_path / "drafts.sqlite3")
+    session = make_session(sandbox, tmp_path, local_store=store)
+    runner.run(session.sync.full_refresh())
     page = ComposerPage(local_tz=BERLIN)
     page.resize(1440, 900)
-    session.local_store = store  # type: ignore[attr-defined]
 
     async def attach() -> None:
         # Everything that lets Qt run events happens inside the loop (qasync needs it running).
+        session.start_outbox()  # the workspace sends its outbox; the sync is left out here
         page.show()
         page.set_session(session)
-        await asyncio.sleep(0.05)
+        # Attached: the page's own start-up reads (the deployment's content types) are done.
+        await until(lambda: len(page.tasks) == 0, what="the page's start-up reads")
 
     runner.run(attach())
     yield Composer(page, session, store, sandbox, runner)

@@ -22,7 +22,7 @@ from app.sandbox.clock import ManualClock
 from app.sandbox.harness import SandboxServer
 from tests.api.helpers import FakeClock, sandbox_client
 from tests.ui.app.conftest import LoopRunner, until
-from ui.composer.audio_picker import DEBOUNCE_MS, AudioPickerDialog, audio_meta
+from ui.composer.audio_picker import AudioPickerDialog, audio_meta
 
 START = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -79,10 +79,20 @@ def account(server: SandboxServer, platform: str = "instagram-facebook") -> Soci
     )
 
 
-async def type_slowly(dialog: AudioPickerDialog, text: str, interval_s: float) -> None:
+def type_within_the_debounce(dialog: AudioPickerDialog, text: str) -> None:
+    """Type `text` key by key, each key before the debounce started by the one before has run
+    out: every key starts the wait again, and nothing is sent meanwhile."""
+    sent = dialog.audio_api.requests_sent
     for char in text:
         QTest.keyClicks(dialog.search, char)
-        await asyncio.sleep(interval_s)
+        assert dialog._debounce.isActive(), f"{char!r} started the debounce"
+        assert dialog.audio_api.requests_sent == sent, f"{char!r} sent a search at once"
+
+
+def search_settled(dialog: AudioPickerDialog) -> bool:
+    """The last search asked for has ended, and no debounced one is waiting to start."""
+    task = dialog._search_task
+    return task is not None and task.done() and not dialog._debounce.isActive()
 
 
 class RecordingPicker(AudioPickerDialog):
@@ -109,7 +119,10 @@ def test_instagram_login_accounts_are_told_why(runner: LoopRunner, server: Sandb
         async with sandbox_client(server) as client:
             dialog = picker(client, account(server, "instagram"))
             dialog.open()
-            await asyncio.sleep(0.05)
+            await until(dialog.isVisible, what="the picker shown")
+            # Nothing was started that could search later: no search, no debounce waiting.
+            assert dialog._search_task is None
+            assert not dialog._debounce.isActive()
             assert dialog.unavailable_label.isVisible()
             assert "connected through Facebook" in dialog.unavailable_label.text()
             assert not dialog.search.isVisibleTo(dialog)
@@ -132,7 +145,7 @@ def test_trending_then_one_request_for_a_typed_query(
             assert "29 of 30" in dialog.budget_label.text()
             assert "59 of 60" in dialog.budget_label.text()
 
-            await type_slowly(dialog, "cafe", 0.08)
+            type_within_the_debounce(dialog, "cafe")
             assert client.audio.requests_sent == 1  # still inside the debounce
             await until(lambda: client.audio.requests_sent == 2, what="debounced search")
             await until(lambda: "“cafe”" in dialog.status_label.text())
@@ -144,7 +157,7 @@ def test_trending_then_one_request_for_a_typed_query(
             await until(lambda: client.audio.requests_sent == 3)
             await until(lambda: all(a.type == "music" for a in dialog.model.assets()))
             dialog.type_buttons[None].click()
-            await asyncio.sleep(DEBOUNCE_MS / 1000 + 0.1)
+            await until(lambda: search_settled(dialog), what="the search from the cache")
             assert client.audio.requests_sent == 3
             assert [a.title for a in dialog.model.assets()] == titles
 
@@ -284,6 +297,8 @@ def test_enter_in_the_search_searches_instead_of_choosing(
             QTest.keyClick(dialog.search, Qt.Key.Key_Return)
             await until(lambda: client.audio.requests_sent == 2, what="search on Enter")
             await until(lambda: "“sigur ros”" in dialog.status_label.text())
+            # Enter searched at once: the debounce the typing started is not waiting any more.
+            assert search_settled(dialog), "Enter left a debounced repeat"
             assert chosen == []
             assert dialog.isVisible()
             QTest.keyClick(dialog.search, Qt.Key.Key_Down)
@@ -295,7 +310,7 @@ def test_enter_in_the_search_searches_instead_of_choosing(
                 dialog.results.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier(0), row
             )
             assert len(chosen) == 1  # a track is chosen once
-            await asyncio.sleep(DEBOUNCE_MS / 1000 + 0.1)
+            assert search_settled(dialog)
             assert client.audio.requests_sent == 2  # Enter did not leave a debounced repeat
 
     runner.run(body())

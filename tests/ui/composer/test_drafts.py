@@ -3,7 +3,6 @@ and two editors of one draft never overwriting each other."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -65,8 +64,7 @@ def test_kill_mid_edit_then_restart_finds_the_draft(runner: LoopRunner, tmp_path
         page = _offline_page(store)  # "restart"
 
         async def body() -> None:
-            page.show()
-            await asyncio.sleep(0.05)
+            page.show()  # the list was filled when the page took the drafts file
             assert page.drafts.ids() == [draft_id]
             page.open_draft(draft_id)
             assert page.shared.text.toPlainText() == text
@@ -152,16 +150,17 @@ def test_one_draft_in_two_windows_keeps_both_versions(runner: LoopRunner, tmp_pa
         QTest.keyClicks(window_a.shared.text, "Shared idea")
         await until(lambda: window_a.state.draft_id is not None, what="saved in A")
         await until(lambda: not window_a.autosave.dirty)
-        await asyncio.sleep(0.3)
+        await window_a.autosave.flush()  # returns once A's save in flight, if any, has ended
+        assert not window_a.autosave.dirty
         draft_id = window_a.state.draft_id
         assert draft_id is not None
         window_b._refresh_drafts()
         window_b.open_draft(draft_id)
         QTest.keyClicks(window_a.shared.text, " from window A")
         QTest.keyClicks(window_b.shared.text, " from window B")
+        # Both saves have ended (B's met A's and kept both versions) when these return.
         await window_a.autosave.flush()
         await window_b.autosave.flush()
-        await asyncio.sleep(0.1)
         await window_a.shutdown()
         await window_b.shutdown()
 

@@ -3,7 +3,6 @@ post; replace a post (new batch, then the old one deleted, after confirming)."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime, timedelta
 
 from PySide6.QtCore import Qt
@@ -93,7 +92,7 @@ def test_replace_post_creates_the_new_one_then_deletes_the_old(composer: Compose
         QTest.keyClicks(page.shared.text, "!")
         page._offer_replace(page.state.doc.model_copy(deep=True), ["labels"])
         page._confirm_replace(page.state.doc.model_copy(deep=True))
-        await asyncio.sleep(0.05)
+        await until(page.replace_box.isVisible, what="the question")
         page.replace_box.button(QMessageBox.StandardButton.Yes).click()
         await until(lambda: composer.sandbox.store.post(post_id) is None, what="old deleted")
 

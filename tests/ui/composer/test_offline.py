@@ -71,14 +71,16 @@ def test_offline_send_is_queued_then_sent(
     runner.run(online.sync.full_refresh())
     accounts = online.cache.accounts()
     runner.run(online.close())
-    session = make_session(sandbox, tmp_path, base_url=f"http://127.0.0.1:{port}/api")
-    session.cache.set_accounts(accounts)
     store = LocalStore.open(tmp_path / "drafts.sqlite3")
-    session.local_store = store  # type: ignore[attr-defined]
+    session = make_session(
+        sandbox, tmp_path, base_url=f"http://127.0.0.1:{port}/api", local_store=store
+    )
+    session.cache.set_accounts(accounts)
     page = ComposerPage(local_tz=BERLIN)
     page.resize(1200, 800)
 
     async def body() -> None:
+        session.start_outbox()
         page.show()
         page.set_session(session)
         x = sandbox.store.account_id("x")

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
 from app.compose.document import ComposerDocument, ScheduleMode
+from app.sync.outbox import OutboxState
 from tests.ui.composer.conftest import Composer, until
+from tests.ui.waits import answer, settle_layouts
 from ui.composer.page import _sent_text
 
 
 def test_save_draft_creates_one_batch_and_fills_the_cache(composer: Composer) -> None:
     page = composer.page
-    changed: list[bool] = []
-    composer.session.dataChanged.connect(lambda: changed.append(True))
+    stored: list[str] = []  # through the session: off the GUI thread, only these posts
+    composer.session.postsStored.connect(lambda posts: stored.extend(p.id for p in posts))
+    everything: list[object] = []
+    composer.session.dataChanged.connect(everything.append)
 
     async def body() -> None:
         composer.choose("x", "linkedin")
@@ -32,7 +34,8 @@ def test_save_draft_creates_one_batch_and_fills_the_cache(composer: Composer) ->
     posts = [composer.session.cache.post(i) for i in composer.session.cache.post_ids()]
     assert {p.content for p in posts if p} == {"Fresh beans on Friday"}
     assert len({p.post_group_id for p in posts if p}) == 1
-    assert changed
+    assert sorted(stored) == sorted(p.id for p in posts if p)
+    assert None not in everything  # nobody was told to re-read everything
 
 
 def test_the_composer_says_how_many_posts_it_made(composer: Composer) -> None:
@@ -62,7 +65,13 @@ def test_double_click_sends_one_batch(composer: Composer) -> None:
         assert not page.schedule.send.isEnabled()
         await until(lambda: composer.sandbox.store.post_count() == 2, what="the batch")
         await until(lambda: not page.gate.busy_keys(), what="the answer")
-        await asyncio.sleep(0.5)
+        # The batch's outbox entry is sent: nothing is left that could be sent again.
+        sending = page.sending
+        assert sending is not None
+        await until(
+            lambda: all(e.state is OutboxState.SENT for e in sending.entries()),
+            what="the outbox entry sent",
+        )
 
     composer.run(body())
     assert composer.sandbox.store.post_count() == 2
@@ -115,13 +124,13 @@ def test_the_send_button_stays_put_when_the_form_becomes_valid(composer: Compose
         return button.mapTo(page, QPoint(0, 0)).y()
 
     async def body() -> None:
-        await asyncio.sleep(0.05)
+        settle_layouts()
         assert not button.isEnabled()
         before = where()
         composer.choose("linkedin")
         QTest.keyClicks(page.shared.text, "Stay where you are")
         await until(button.isEnabled, what="a valid form")
-        await asyncio.sleep(0.05)
+        settle_layouts()  # whatever the valid form moved has moved now
         assert where() == before
 
     composer.run(body())
@@ -142,12 +151,14 @@ def test_publish_now_asks_first_naming_the_networks(composer: Composer) -> None:
         page.schedule.set_mode(ScheduleMode.PUBLISH_NOW)
         assert page.schedule.send.text() == "Publish now…"
         QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
-        await asyncio.sleep(0.05)
+        await until(lambda: getattr(page, "publish_box", None) is not None, what="the question")
         box = page.publish_box
-        assert box.isVisible()
+        await until(box.isVisible, what="the question shown")
         assert "LinkedIn, X" in box.text()
-        box.button(QMessageBox.StandardButton.Cancel).click()
-        await asyncio.sleep(0.2)
+        cancel = QMessageBox.StandardButton.Cancel
+        # Returns once the page's handler of the answer (connected before) has returned.
+        assert await answer(box, cancel) == cancel
+        assert not box.isVisible()
 
     composer.run(body())
     assert composer.sandbox.store.post_count() == 0
@@ -211,7 +222,7 @@ def test_a_fresh_composer_shows_no_red_fields_until_something_is_done(
 
     async def body() -> None:
         page.new_post()
-        await asyncio.sleep(0.05)
+        await until(lambda: len(page.tasks) == 0, what="the switch to a fresh composer")
         assert page.errors.messages("destinations") == []
         assert not page.schedule.send.isEnabled()  # still says what is missing
         QTest.keyClicks(page.shared.text, "Hello")

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.sync.state import SyncState
+from tests.ui.waits import settle_layouts
 from ui.messages import Level, Message, MessageBridge
 from ui.shell.main_window import CLOCK_TICK_MS, MainWindow
 from ui.shell.status import connection_text
@@ -87,11 +88,11 @@ def test_the_toast_does_not_move_the_page(qtbot: QtBot) -> None:
     qtbot.waitUntil(button.isVisible)
     before = button.mapToGlobal(QPoint(0, 0))
     bridge.post(Message("A long message " * 20, Level.ERROR, hint="And a hint."))
-    qtbot.wait(50)
+    settle_layouts()
     assert main.banner.isVisible()
     assert button.mapToGlobal(QPoint(0, 0)) == before
     main.banner.dismiss()
-    qtbot.wait(50)
+    settle_layouts()
     assert button.mapToGlobal(QPoint(0, 0)) == before
     assert main.banner.geometry().bottom() <= main.page_area.rect().bottom()
 
@@ -106,6 +107,35 @@ def test_synced_just_now_ages_with_the_clock(qtbot: QtBot) -> None:
     now[0] += timedelta(seconds=90)
     main.status_clock.timeout.emit()
     assert main.sync_label.text() == "Synced 1 min ago"
+
+
+def test_the_sync_label_tells_what_was_refreshed_and_when(qtbot: QtBot) -> None:
+    now = [datetime(2026, 3, 1, 12, 0, tzinfo=UTC)]
+    main = window(qtbot, MessageBridge(), clock=lambda: now[0])
+    full = now[0] - timedelta(minutes=9)
+    main.show_sync_state(
+        SyncState("idle", "Up to date.", last_sync_at=now[0], last_full_sync_at=full)
+    )
+    assert main.sync_label.text() == "Today: just now · everything: 9 min ago"
+    assert "every minute" in main.sync_label.toolTip()
+    now[0] += timedelta(seconds=25)
+    main.status_clock.timeout.emit()
+    assert main.sync_label.text() == "Today: 20 s ago · everything: 9 min ago"
+    now[0] += timedelta(hours=3)
+    main.status_clock.timeout.emit()
+    today = main.sync_label.text()
+    assert today.startswith("Today: "), today
+    assert "min" not in today.split("·")[0], "over an hour: the time it was, not an age"
+
+
+def test_a_failed_write_never_leaves_online_in_the_status_bar(qtbot: QtBot) -> None:
+    main = window(qtbot, MessageBridge())
+    now = datetime.now(UTC)
+    main.show_sync_state(SyncState("idle", "Up to date.", last_sync_at=now))
+    assert main.connection_label.text() == "Online"
+    offline = SyncState("offline", "No connection.", last_sync_at=now, kind="offline")
+    main.show_sync_state(offline)
+    assert main.connection_label.text() == "Offline — showing saved data"
 
 
 def test_the_status_bar_never_claims_saved_data_that_does_not_exist() -> None:
