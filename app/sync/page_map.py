@@ -186,22 +186,28 @@ async def read_span(
     The search for the first page is not counted: it is one or two reads, a bisection when the
     list moved a lot."""
     first = await locate(top, read, page_map.guess(top))
-    budget = max_pages + sum(1 for n in free if n >= first)
     expected_last = max(first, page_map.guess(bottom))
-    ahead = range(first, min(expected_last, first + budget - 1) + 1)
+    ahead: list[int] = []
+    number, paid = first, 0
+    while number <= expected_last and paid < max_pages:
+        ahead.append(number)
+        paid += number not in free
+        number += 1
     pages = list(await asyncio.gather(*(read(n) for n in ahead)))
     # A page the map expected may already lie past the range when the list moved: cut there.
     for index, page in enumerate(pages):
-        if _past(page, bottom):
+        if ends_before(page, bottom):
             return Span(first, pages[: index + 1], True)
-    while len(pages) < budget:
-        pages.append(await read(first + len(pages)))
-        if _past(pages[-1], bottom):
+    while paid < max_pages:
+        number = first + len(pages)
+        pages.append(await read(number))
+        paid += number not in free
+        if ends_before(pages[-1], bottom):
             return Span(first, pages, True)
     return Span(first, pages, False)
 
 
-def _past(page: Page[Post], bottom: datetime) -> bool:
+def ends_before(page: Page[Post], bottom: datetime) -> bool:
     """Whether nothing at or after `bottom` can follow this page."""
     if not page.data or not page.has_next:
         return True

@@ -2,9 +2,10 @@
 
 - Around now: everything due in the last 24 hours or the next hour, where outcomes appear
   (a post turning `published` or `failed`), read whole every time.
-- The period the user looks at: read a few pages a refresh, continuing where the last one
-  stopped and starting over at its end, so a month of ~70 pages is re-read every half hour or so
-  while a week usually fits in one or two refreshes. Pages already read for "now" are free.
+- The period the user looks at: read two pages a refresh, continuing at the page after the
+  last one read and starting over at its end (found by a search), so a month of ~70 pages is
+  re-read every half hour or so while a week usually fits in one or two refreshes. Pages
+  already read for "now" are free.
 - Posts cached as `publishing` outside both ranges (a published-now draft has no date and is
   listed last) are read one by one.
 
@@ -14,10 +15,11 @@ refresh every minute must stay near ten requests (README, "Staying current").
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from app.sync.page_map import PageMap, ReadPage, Span, read_span
+from app.sync.page_map import PageMap, ReadPage, Span, ends_before, read_span
 
 BEFORE_NOW = timedelta(hours=24)
 AFTER_NOW = timedelta(hours=1)
@@ -35,8 +37,8 @@ class Watch:
     def __init__(self) -> None:
         self.map = PageMap()
         self._period: Period | None = None
-        self._cursor: datetime | None = None
-        """Where the period's next pages start (its end, after a full round)."""
+        self._next_page: int | None = None
+        """Where the period's next pages start (None: at its end, found by a search)."""
 
     @property
     def period(self) -> Period | None:
@@ -48,7 +50,7 @@ class Watch:
         if period == self._period:
             return False
         self._period = period
-        self._cursor = None
+        self._next_page = None
         return True
 
     def now_range(self, now: datetime) -> Period:
@@ -67,17 +69,18 @@ class Watch:
         return spans
 
     async def _period_pages(self, read: ReadPage, period: Period, already: set[int]) -> Span | None:
-        top = self._cursor if self._cursor is not None else period.end
-        if top < period.start:
-            top = period.end
-        span = await read_span(
-            top, period.start, read, self.map, max_pages=PERIOD_PAGES, free=already
-        )
-        last = span.pages[-1]
-        if span.complete or not last.data or last.data[-1].scheduled_at is None:
-            self._cursor = None  # the period was read to its start: begin again at its end
+        if self._next_page is None:
+            span = await read_span(
+                period.end, period.start, read, self.map, max_pages=PERIOD_PAGES, free=already
+            )
         else:
-            self._cursor = last.data[-1].scheduled_at
+            # The round goes on at the page after the last one read, with no search: a list that
+            # moved meanwhile shifts a post or two across the break, and the next round sees it.
+            first = self._next_page
+            pages = list(await asyncio.gather(*(read(first + n) for n in range(PERIOD_PAGES))))
+            ends = [i for i, page in enumerate(pages) if ends_before(page, period.start)]
+            span = Span(first, pages[: ends[0] + 1] if ends else pages, bool(ends))
+        self._next_page = None if span.complete else span.first + len(span.pages)
         if set(span.numbers) <= already:
             return None
         return span

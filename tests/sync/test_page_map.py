@@ -165,3 +165,25 @@ async def test_a_span_cut_by_its_budget_says_so() -> None:
     assert not span.complete
     assert len(span.pages) == 3
     assert span.from_top
+
+
+@pytest.mark.asyncio
+async def test_pages_read_already_are_free_and_others_count_against_the_budget() -> None:
+    fake = FakeList(hourly(400))
+    page_map = PageMap()
+    top, bottom = T0 + timedelta(hours=399), T0
+    reader = PageReader(fake.read, page_map)
+    await read_span(top, bottom, reader, page_map)  # the map now knows every page
+    fake.reads.clear()
+    free = {20, 21, 22}  # read for another range in the same refresh, elsewhere in the list
+    cut = await read_span(
+        top, bottom, PageReader(fake.read, page_map), page_map, max_pages=2, free=free
+    )
+    assert len(cut.pages) == 2
+    assert len(fake.reads) <= 3  # the located page (maybe its neighbour) and one more
+
+    fake.reads.clear()
+    shared = await read_span(
+        top, bottom, PageReader(fake.read, page_map), page_map, max_pages=2, free={1, 2}
+    )
+    assert len(shared.pages) == 4  # pages 1 and 2 cost nothing: two more were read

@@ -3,16 +3,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from app.models import PostUpdate
+from app.api.client import ApiClient
+from app.models import BatchRequest, Destination, PostUpdate
 from app.sandbox.harness import SandboxServer
 from app.store import WorkspaceCache
-from tests.sync.test_sync_service import Recorder, add_posts, connected, eventually, service_for
+from tests.sync.test_sync_service import (
+    FAST,
+    Recorder,
+    add_posts,
+    connected,
+    eventually,
+    service_for,
+)
+from tests.tools.odd_server import OddServer
+from tests.tools.odd_world import World
 
 
 @pytest.fixture
@@ -109,3 +120,44 @@ async def test_a_post_publishing_outside_the_pages_read_is_read_by_itself(
     published = cache.post(undated)
     assert published is not None
     assert published.status == "published"
+
+
+@pytest.mark.asyncio
+async def test_an_outcome_on_a_server_we_did_not_write_is_seen_by_the_next_light_refresh(
+    cache: WorkspaceCache,
+) -> None:
+    # 600 posts a month either side of now: "now" is near page 20 of 40.
+    with OddServer(world=World.seeded(posts=600), quiet=True) as odd:
+        async with ApiClient(odd.base_url, odd.key, retry=FAST) as client:
+            service = service_for(client, cache, Recorder())
+            assert await service.full_refresh() is True
+            accounts = await client.accounts.list()
+            account = next(a for a in accounts if a.platform == "x" and a.status == "connected")
+            [post] = await client.posts.create_batch(
+                BatchRequest(
+                    status="scheduled",
+                    scheduled_at=datetime.now(UTC) + timedelta(seconds=1),
+                    content="Due now",
+                    destinations=[Destination(social_account_id=account.id, content_type="x_post")],
+                )
+            )
+            await eventually_async(lambda: _decided(client, post.id))
+            server_side = await client.posts.get(post.id)
+            assert await service.light_refresh() is True
+            assert service.requests_last_refresh <= 6
+
+    cached = cache.post(post.id)
+    assert cached is not None
+    assert cached.status == server_side.status != "scheduled"
+
+
+async def _decided(client: ApiClient, post_id: str) -> bool:
+    return (await client.posts.get(post_id)).status not in ("scheduled", "publishing")
+
+
+async def eventually_async(check: Callable[[], Awaitable[bool]]) -> None:
+    async with asyncio.timeout(20):  # a guard against hanging, not a speed requirement
+        while True:
+            if await check():
+                return
+            await asyncio.sleep(0.2)  # the odd server decides on a later request
