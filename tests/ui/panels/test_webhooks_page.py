@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from app.sandbox.harness import SandboxServer
 from tests.ui.app.conftest import LoopRunner, until
@@ -24,6 +24,17 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def click(widget: object) -> None:
     QTest.mouseClick(widget, Qt.MouseButton.LeftButton)  # type: ignore[call-overload]
+
+
+async def click_when_enabled(button: QWidget) -> None:
+    """A button that writes is disabled until the last write's gate lets go, on the next turn
+    of the loop after the answer is shown: a click before that is (rightly) ignored."""
+    await until(button.isEnabled, what=f"{button.objectName() or button} enabled")
+    click(button)
+
+
+async def asked(page: WebhooksPage) -> None:
+    await until(lambda: page.question is not None and page.question.isVisible(), what="asked")
 
 
 def answer(box: QMessageBox | None, accept: bool = True) -> None:
@@ -128,7 +139,8 @@ def test_create_shows_secret_once_then_rotate_test_disable_and_delete(
             assert ping.headers["X-Webhook-Signature"] == expected
             assert json.loads(ping.body)["type"] == "webhook.test"
 
-            click(page.rotate_button)
+            await click_when_enabled(page.rotate_button)
+            await asked(page)
             answer(page.question)
             await until(
                 lambda: page.secret_dialog is not secret_dialog and page.secret_dialog is not None,
@@ -141,16 +153,18 @@ def test_create_shows_secret_once_then_rotate_test_disable_and_delete(
             assert all(w.signing_secret is None for w in page.model.webhooks)
             page.secret_dialog.reject()
 
-        click(page.toggle_button)
+        await click_when_enabled(page.toggle_button)
         await until(lambda: page.model.index(0, 0).data() == "Disabled", what="disabled")
         assert private_sandbox.store.webhook(page.model.webhooks[0].id)["status"] == "disabled"
         assert page.toggle_button.text() == "Enable"
 
-        click(page.delete_button)
+        await click_when_enabled(page.delete_button)
+        await asked(page)
         answer(page.question, accept=False)
         await until(lambda: page.question is None or not page.question.isVisible())
         assert page.model.rowCount() == 1
-        click(page.delete_button)
+        await click_when_enabled(page.delete_button)
+        await asked(page)
         answer(page.question)
         await until(lambda: page.model.rowCount() == 0, what="deleted")
         assert any("Webhook deleted." in text for text in posted.texts())
