@@ -13,6 +13,9 @@ _runtime_dir = Path(tempfile.mkdtemp(prefix="postdesk-xdg-runtime-"))
 _runtime_dir.chmod(0o700)
 os.environ["XDG_RUNTIME_DIR"] = str(_runtime_dir)
 os.environ.pop("POSTDESK_API_KEY", None)
+# No test talks to this desktop's session bus (its notification server would show the tests'
+# alerts); tests that need a bus start their own (tests/ui/fake_notifications.py).
+os.environ.pop("DBUS_SESSION_BUS_ADDRESS", None)
 
 pytest_plugins = ["tests.sandbox_fixtures"]
 

@@ -39,7 +39,7 @@ from ui.workspace_manager import WorkspaceManager
 if TYPE_CHECKING:
     from ui.dialogs.connect_workspace import ConnectWorkspaceDialog
     from ui.dialogs.welcome import WelcomeDialog
-    from ui.notifications.tray import Notifier
+    from ui.notifications.notifier import Notifier
     from ui.session import WorkspaceSession
     from ui.shell.palette import CommandPalette
 

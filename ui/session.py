@@ -15,6 +15,11 @@ The session also owns the workspace's durable drafts file (`local_store`) and it
 (`outbox`, an `OutboxService`): opened and started at `start()`, so a batch queued before a
 restart is sent without any page being shown; stopped and closed at `close()`. Pages enqueue
 through `outbox` and listen to `outboxChanged` / `outboxStatusChanged`.
+
+Webhook health is the session's too (`webhooks`, a `WebhookMonitor`): `start()` runs its polling
+of `/webhooks` (every minute, page shown or not: the notifier's "webhook paused" depends on it)
+and of the delivery log on screen, kept in the drafts file; `close()` ends it. Pages and the
+notifier read it and listen to `webhooksChanged` / `webhooksUnavailable` / `deliveryLogsChanged`.
 """
 
 from __future__ import annotations
@@ -31,12 +36,14 @@ from app.api.client import ApiClient
 from app.api.errors import ApiError, NotFound, OutcomeUnknown, RateLimited
 from app.models import Post, SocialAccountSummary
 from app.store import CacheChange, WorkspaceCache
+from app.store.delivery_logs import DeliveryArchive
 from app.store.local_store import LocalStore, LocalStoreError, local_store_path
 from app.sync import SyncService, SyncState
 from app.sync.outbox import OutboxEntry
 from app.sync.outbox_sender import SenderStatus
 from app.sync.outbox_service import WAITING_PHASES, OutboxService
 from app.sync.state import FailureKind, Phase, kind_of, phase_of
+from app.sync.webhook_monitor import WebhookMonitor
 from app.workspaces.profiles import Paths, Profile
 from ui.messages import Level, Message, MessageScope
 from ui.tasks import TaskGroup
@@ -59,6 +66,9 @@ class WorkspaceSession(QObject):
     firstSyncFinished = Signal(bool)  # True when it succeeded
     outboxChanged = Signal(object)  # OutboxEntry, committed in the drafts file
     outboxStatusChanged = Signal(object)  # SenderStatus: what the outbox waits for
+    webhooksChanged = Signal(object)  # list[Webhook]: the list read anew, and it changed
+    webhooksUnavailable = Signal(object)  # ApiError: /webhooks answered 404 or 403 (once)
+    deliveryLogsChanged = Signal(object)  # LogsChanged: kept delivery rows new or changed
 
     def __init__(
         self,
@@ -84,6 +94,8 @@ class WorkspaceSession(QObject):
         self._paths = paths
         self._owns_local_store = False
         self._last_writes: set[asyncio.Task[Any]] = set()
+        self._webhooks: WebhookMonitor | None = None
+        self._webhooks_running = False
         self.client = ApiClient(profile.base_url, api_key, server_tz=profile.server_tz)
         self.state: SyncState | None = None
         self._tasks = TaskGroup(messages.error)
@@ -155,6 +167,7 @@ class WorkspaceSession(QObject):
     # -- lifecycle ---
     def start(self) -> None:
         self.start_outbox()
+        self.start_webhooks()
         self._tasks.spawn(self._run())
 
     def start_outbox(self) -> OutboxService | None:
@@ -223,6 +236,41 @@ class WorkspaceSession(QObject):
 
     def refresh(self) -> None:
         self.sync.request_refresh(full=True)
+        self.webhooks.request_refresh()  # the list and the log on screen, read once
+
+    # -- webhooks ---
+    @property
+    def webhooks(self) -> WebhookMonitor:
+        """Webhook health of this workspace; its delivery logs are kept in the drafts file
+        (in memory for this session when that file cannot be opened)."""
+        if self._webhooks is None:
+            self._webhooks = WebhookMonitor(
+                self.client,
+                DeliveryArchive(self._local_file()),
+                on_webhooks=self.webhooksChanged.emit,
+                on_unavailable=self.webhooksUnavailable.emit,
+                on_logs=self.deliveryLogsChanged.emit,
+            )
+        return self._webhooks
+
+    def start_webhooks(self) -> None:
+        """Poll webhook health until `close()`; `start()` does it (alone: tests)."""
+        if not self.closed and not self._webhooks_running:
+            self._webhooks_running = True
+            self._tasks.spawn(self.webhooks.run())
+
+    def _local_file(self) -> LocalStore | None:
+        """The drafts file, opened now if `start_outbox()` has not yet (None: it cannot be)."""
+        if self.local_store is None and not self.local_store_problem and not self.closed:
+            try:
+                path = local_store_path(self._paths or Paths(), self.profile.id)
+                self.local_store = LocalStore.open(path)
+            except LocalStoreError as error:
+                self.local_store_problem = error.message
+                self.messages.post(Message(error.message, Level.ERROR))
+                return None
+            self._owns_local_store = True
+        return self.local_store
 
     def watch_period(self, start: datetime, end: datetime) -> None:
         """The period on screen (aware times): the minute's refresh re-reads it a few pages at a
@@ -241,6 +289,8 @@ class WorkspaceSession(QObject):
         await self._tasks.cancel_all()
         if self._last_writes:
             await asyncio.wait(self._last_writes, timeout=LAST_WRITES_GRACE_S)
+        if self._webhooks is not None:
+            await self._webhooks.aclose()
         await self.client.aclose()
         await self.cache.aclose()
         if self._owns_local_store and self.local_store is not None:

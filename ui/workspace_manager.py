@@ -77,7 +77,7 @@ class WorkspaceManager(QObject):
         self._demo_endpoint: DemoEndpoint | None = None
         self._switching = asyncio.Lock()
         self._last_sync_message: tuple[str, str] | None = None
-        self._last_unreadable: frozenset[tuple[str, str]] = frozenset()
+        self._last_unreadable: frozenset[tuple[str, str, tuple[str, ...]]] = frozenset()
 
     # -- opening and closing ---
     async def open(
@@ -162,9 +162,12 @@ class WorkspaceManager(QObject):
         self.scope.post(self.sync_message(state))
 
     def _show_unreadable(self, state: SyncState) -> None:
-        """Items the sync had to leave out are named once per distinct set, until all read."""
+        """Items the sync could not read (whole) are named once per distinct set, until all
+        read; in words, never by id (the log has those)."""
         # Keyed by the items, not their order: the minutely light refresh must not repost it.
-        seen = frozenset((item.source, item.id or str(item.index)) for item in state.unreadable)
+        seen = frozenset(
+            (item.source, item.id or str(item.index), item.fields) for item in state.unreadable
+        )
         if seen == self._last_unreadable:
             return
         self._last_unreadable = seen
@@ -175,8 +178,7 @@ class WorkspaceManager(QObject):
                 Message(
                     summary,
                     Level.WARNING,
-                    hint="They do not match the API's description; the rest is shown. "
-                    "A saved copy of such a post is kept.",
+                    hint=state.unreadable_hint(),
                     topic=UNREADABLE_TOPIC,
                 )
             )

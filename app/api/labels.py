@@ -1,4 +1,9 @@
-"""Labels: a plain list, latest first; create answers 201 with the label."""
+"""Labels: a plain list, latest first; create answers 201 with the label.
+
+A label whose name or colour cannot be read is kept, its name shown as "(unreadable)"
+(`app.api.parsing` mends it): posts carry it by id, so the calendar's filter must still offer
+it, and the Labels page is where the user gives it a name again.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ _LABELS = TypeAdapter(list[Label])
 class LabelsApi(Resource):
     async def list(self) -> list[Label]:
         """Raises `NotFound(route_missing=True)` on deployments without labels."""
-        return await self._call(_LABELS, "GET", routes.LABELS)
+        return await self._call(_LABELS, "GET", routes.LABELS, mend=True)
 
     async def create(self, label: LabelInput) -> Label:
         return await self._call(_LABEL, "POST", routes.LABELS, body=self._wire(label))

@@ -1,4 +1,9 @@
-"""Posts: list, read, batch create, update, delete, and the post actions of DESIGN.md."""
+"""Posts: list, read, batch create, update, delete, and the post actions of DESIGN.md.
+
+A post of the list with a usable id is never dropped for one bad field: pages are mended
+(`app.api.parsing`). A single post (a read, the answer of an update or a batch) is not: an
+answer that is not the post asked for must not replace its saved copy with an empty one.
+"""
 
 from __future__ import annotations
 
@@ -26,19 +31,25 @@ def _post_id(post: Post) -> str:
 
 
 class PostsApi(Resource):
+    last_walk: Pages[Post] | None = None
+    """The latest `iter_pages` walk: its bound and pace are observable (tests, benchmarks)."""
+
     def _walk(self, offload: Offload | None = None) -> Pages[Post]:
-        return self._pages(_POST_PAGE, routes.POSTS, offload=offload)
+        return self._pages(_POST_PAGE, routes.POSTS, offload=offload, mend=True)
 
     async def page(self, page: int = 1, *, offload: Offload | None = None) -> Page[Post]:
         """One page (15 posts, `scheduled_at` descending); validated through `offload` when
         given (a worker thread), else on the caller's thread."""
-        return await self._page(_POST_PAGE, routes.POSTS, page, offload=offload)
+        return await self._page(_POST_PAGE, routes.POSTS, page, offload=offload, mend=True)
 
     def iter_pages(
-        self, *, concurrency: int = 1, offload: Offload | None = None
+        self, *, concurrency: int = 1, offload: Offload | None = None, adaptive: bool = False
     ) -> AsyncGenerator[Page[Post], None]:
-        """Every page in order; each is validated through `offload` when given."""
-        return self._walk(offload).iter_pages(concurrency=concurrency)
+        """Every page in order; each is validated through `offload` when given. `adaptive`:
+        `concurrency` is a cap, and the walk keeps in flight what pays off (`Pace`)."""
+        walk = self._walk(offload)
+        self.last_walk = walk
+        return walk.iter_pages(concurrency=concurrency, adaptive=adaptive)
 
     def iter_items(self) -> AsyncIterator[Post]:
         return self._walk().iter_items()

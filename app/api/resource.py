@@ -33,15 +33,22 @@ class Resource:
         body: Any = None,
         retry_statuses: frozenset[int] | None = None,
         offload: Offload | None = None,
+        mend: bool = False,
     ) -> T:
-        """`offload`: validate the answer there (a worker thread) instead of on the caller's."""
+        """`offload`: validate the answer there (a worker thread) instead of on the caller's.
+        `mend`: keep items with a usable id, read in part (`app.api.parsing`)."""
         data = await self._transport.request(
             method, path, params=params, json_body=body, retry_statuses=retry_statuses
         )
         if data is None:
             raise ProtocolError(f"The server's answer to {method} {path} was empty.")
         job = functools.partial(
-            validate, adapter, data, server_tz=self._transport.server_tz, what=f"{method} {path}"
+            validate,
+            adapter,
+            data,
+            server_tz=self._transport.server_tz,
+            what=f"{method} {path}",
+            mend=mend,
         )
         return job() if offload is None else await offload(job)
 
@@ -61,6 +68,7 @@ class Resource:
         *,
         for_walk: bool = False,
         offload: Offload | None = None,
+        mend: bool = False,
     ) -> Page[T]:
         return await self._call(
             adapter,
@@ -69,13 +77,21 @@ class Resource:
             params={"page": number},
             retry_statuses=_PAGE_RETRY_STATUSES if for_walk else None,
             offload=offload,
+            mend=mend,
         )
 
     def _pages(
-        self, adapter: TypeAdapter[Page[T]], path: str, *, offload: Offload | None = None
+        self,
+        adapter: TypeAdapter[Page[T]],
+        path: str,
+        *,
+        offload: Offload | None = None,
+        mend: bool = False,
     ) -> Pages[T]:
         async def fetch(number: int) -> Page[T]:
-            return await self._page(adapter, path, number, for_walk=True, offload=offload)
+            return await self._page(
+                adapter, path, number, for_walk=True, offload=offload, mend=mend
+            )
 
         transport = self._transport
         return Pages(

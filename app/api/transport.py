@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 from collections.abc import Callable, Mapping
 from datetime import UTC, tzinfo
 from typing import Any
@@ -29,6 +30,13 @@ from app.api.retry import SYSTEM_CLOCK, Clock, RetryHook, RetryPolicy, parse_ret
 from app.api.routes import REDUCED_ROUTE_SET
 
 log = logging.getLogger("app.api")
+
+# httpcore looks for `sniffio` on every request (4 imports a request). It is not installed, and
+# each failed import searches every sys.path entry: ~0.1 ms, and every `stat` hands the GIL away,
+# so while the sync's page worker parses it may take a switch interval to get it back. A None
+# entry makes that import fail at once; httpcore (and anyio) then assume asyncio, as they do
+# without sniffio. A sniffio already imported is left alone.
+sys.modules.setdefault("sniffio", None)  # type: ignore[arg-type]
 
 USER_AGENT = "Postdesk/0.1"
 IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE"})

@@ -12,7 +12,7 @@ import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from app.domain.naming import account_label
+from app.domain.naming import account_label, shown_name
 
 if TYPE_CHECKING:
     from app.models import Post, PostPlatform
@@ -51,7 +51,10 @@ def account_choice_from_json(text: str) -> AccountChoice:
 
 def label_from_json(text: str) -> CardLabel:
     data = json.loads(text)
-    return CardLabel(str(data["id"]), str(data.get("name") or ""), data.get("color"))
+    name = data.get("name")
+    return CardLabel(
+        str(data["id"]), shown_name(name if isinstance(name, str) else None), data.get("color")
+    )
 
 
 class PostCard(NamedTuple):
@@ -102,7 +105,10 @@ def card_of(post: Post) -> PostCard:
         account_ids=tuple(
             dict.fromkeys(p.social_account.id for p in enabled if p.social_account is not None)
         ),
-        labels=tuple(CardLabel(label.id, label.name, label.color) for label in post.labels),
+        # A label whose name could not be read is still shown (and filtered by), as such.
+        labels=tuple(
+            CardLabel(label.id, shown_name(label.name), label.color) for label in post.labels
+        ),
         published_at=None if post.published_at is None else post.published_at.astimezone(UTC),
     )
 

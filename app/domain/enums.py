@@ -20,8 +20,9 @@ def known(enum_type: type[E], raw: str | None) -> E | None:
 
 
 def describe(enum_type: type[StrEnum], raw: str | None) -> str:
-    """Human label: the value itself when known, `unknown (raw)` otherwise."""
-    if raw is None:
+    """Human label: the value itself when known, `unknown (raw)` otherwise; plain `unknown`
+    when there is no value (null, or "": what an unreadable status is read as)."""
+    if not raw:
         return "unknown"
     return raw if known(enum_type, raw) is not None else f"unknown ({raw})"
 

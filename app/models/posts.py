@@ -49,6 +49,8 @@ class Post(WireModel):
     content: str | None = None
     media: Annotated[list[MediaItem], ListOrNull] = Field(default_factory=list)
     status: str
+    """"" when the server sent it unreadable (`app.api.parsing` mends such a post): shown as
+    "unknown", like a value this client does not know."""
     schedule_mode: str | None = None
     scheduled_at: RestDateTime | None = None
     published_at: RestDateTime | None = None

@@ -1,4 +1,5 @@
-"""Schema of the durable local file (drafts and outbox): one step per version, append only.
+"""Schema of the durable local file (drafts, outbox, kept webhook delivery logs): one step per
+version, append only.
 
 Unlike the cache, this file holds what the user wrote, so it is never rebuilt: a file whose
 `user_version` is newer than `LOCAL_SCHEMA_VERSION` is refused (a downgrade must not destroy it).
@@ -45,6 +46,38 @@ LOCAL_MIGRATIONS: tuple[str, ...] = (
     # 2: the server's field errors of a refused batch, so the composer can mark the fields.
     """
     ALTER TABLE outbox ADD COLUMN field_errors TEXT NOT NULL DEFAULT '{}';
+    """,
+    # 3: webhook delivery logs read from the server (`delivery_logs.py`): the service keeps
+    # them 7 days, so after that the rows kept here are the only copy.
+    """
+    CREATE TABLE delivery_logs (
+        webhook_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        created_utc TEXT NOT NULL,
+        event_type TEXT,
+        outcome TEXT NOT NULL,
+        response_status INTEGER,
+        attempts INTEGER NOT NULL,
+        settled_utc TEXT,
+        undecided INTEGER NOT NULL,
+        undecided_since TEXT,
+        gap_below INTEGER NOT NULL DEFAULT 0,
+        created_s INTEGER NOT NULL,
+        settle_ms REAL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (webhook_id, id)
+    );
+    CREATE INDEX delivery_logs_in_order ON delivery_logs (webhook_id, created_utc, id);
+    CREATE INDEX delivery_logs_gaps ON delivery_logs (webhook_id, created_utc, id)
+        WHERE gap_below = 1;
+    CREATE INDEX delivery_logs_chart
+        ON delivery_logs (webhook_id, created_utc, outcome, created_s, settle_ms);
+    CREATE TABLE delivery_log_sources (
+        webhook_id TEXT PRIMARY KEY,
+        total INTEGER,
+        head_total INTEGER,
+        read_utc TEXT NOT NULL
+    );
     """,
 )
 

@@ -19,8 +19,9 @@
   ends with the refresh, cancelled ones included. While a refresh runs, the GIL switch interval
   is shortened (`gil_handoff`), so the GUI thread never waits long for it, and the garbage
   collector runs on the event loop's thread only (`gc_on_loop`).
-- Items of a list that do not match the spec are left out and reported in
-  `SyncState.unreadable`; their cached copies (if any) are kept, not deleted.
+- Items of a list that do not match the spec are reported in `SyncState.unreadable`: kept with
+  their unreadable parts marked when they have a usable id (`app.api.parsing` mends them), left
+  out otherwise; the cached copy of one left out (if any) is kept, not deleted.
 - `on_changed(change)` hears what a refresh changed (`CacheChange`: the new cards, the deleted
   ids, whether accounts or labels changed), only when something did.
 - A failing `on_state`/`on_changed` callback is logged and never ends `run_forever`.
@@ -79,7 +80,7 @@ class SyncService:
         *,
         on_state: Callable[[SyncState], None],
         on_changed: Callable[[CacheChange], None],
-        concurrency: int = 10,
+        concurrency: int = 16,  # a cap: the walk keeps in flight what pays off (`Pace`)
         retry_base: float = 2.0,
         retry_max: float = 300.0,
         clock: Clock | None = None,
@@ -280,7 +281,9 @@ class SyncService:
         # Validation and encoding run on the worker, one page per job; `rows` is only touched
         # by those jobs, one at a time, while this coroutine awaits them.
         rows: dict[str, PostRow] = {}
-        pages = self._client.posts.iter_pages(concurrency=self._concurrency, offload=worker.run)
+        pages = self._client.posts.iter_pages(
+            concurrency=self._concurrency, offload=worker.run, adaptive=True
+        )
         self.watch.map.forget()
         count = 0
         async with contextlib.aclosing(pages):
@@ -298,6 +301,8 @@ class SyncService:
         return accounts
 
     async def _labels(self) -> list[Label]:
+        if self.labels_available is False:
+            return []  # this deployment has no /labels: asked once a session, not every sync
         try:
             labels = await self._client.labels.list()
         except NotFound:
@@ -312,7 +317,7 @@ class SyncService:
         return {
             item.id
             for item in self._unreadable
-            if item.id is not None and item.source.endswith("/posts")
+            if item.id is not None and not item.kept and item.source.endswith("/posts")
         }
 
     # -- outcome -------------------------------------------------------------------------------

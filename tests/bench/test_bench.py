@@ -6,14 +6,17 @@ theirs); then each target is its own test, so a miss fails the run after the fig
 
 1. Full sync (`SyncService.full_refresh`, the app's path: `ApiClient` + `WorkspaceCache`) vs a
    plain sequential loop over every page of GET /posts with the same client. Median of 3 each,
-   on loopback and with the sandbox simulating 50 ms of network latency (`--latency-ms`). The
-   target (>= 4x) applies to the 50 ms run: on loopback both sides are bound by the CPU of two
-   processes (client parsing, server rendering), so concurrency can overlap little.
+   interleaved, on loopback and with the sandbox simulating 50 ms of network latency
+   (`--latency-ms`). Targets: at 50 ms the sync is >= 8x faster (`sync_speedup`); on loopback
+   it is never slower (`sync_loopback_ratio` = sync / sequential <= 1.0), although it also
+   encodes and stores what it reads: the walk keeps in flight only what pays off
+   (`app.api.pagination.Pace`; its decisions are in the report).
 2. Longest event-loop stall during the full sync: a 5 ms QTimer heartbeat in a qasync loop,
-   max gap minus 5 ms. `on_changed` does what the app does (`Application._paint_from_cache`
-   reloads the shown calendar page from the cache), so its cost is in the figure; each stall is
-   attributed to a phase and to full GC passes. Target < 50 ms (median over runs of each run's
-   longest stall, for both latencies).
+   max gap minus 5 ms. `on_changed` does what the app does (`CalendarPage.show_change`: a sync
+   into an empty cache is read and drawn in slices), and the heartbeat goes on until the slices
+   are done and repainted, so their cost is in the figure; each stall is attributed to a phase
+   and to full GC passes. Target < 50 ms (median over runs of each run's longest stall, for
+   both latencies).
 3. Process start to the first Paint event of the calendar (`postdesk --base-url URL` over the
    warm cache of a previous sync, closed as a normal quit leaves it) vs an empty QWidget window,
    measured the same way: the parent reads time.monotonic() just before Popen, the child at its
@@ -68,16 +71,18 @@ SYNC_RUNS = 3
 HEARTBEAT_RUNS = 3
 STARTS = 5
 HEARTBEAT_MS = 5
-TARGET_SPEEDUP = 4.0
+TARGET_SPEEDUP = 8.0
+TARGET_LOOPBACK_RATIO = 1.0
 TARGET_STALL_MS = 50.0
 TARGET_PAINT_RATIO = 2.0
 RESULTS_FILE = ROOT / "bench-results.json"
 CHILD = Path(__file__).resolve().parent / "first_paint_child.py"
+SYNC_CAP = inspect.signature(SyncService).parameters["concurrency"].default
 
 FETCH_PHASE = "fetch pages (event loop; parsed on the sync's worker thread)"
 STORE_PHASE = "store_full_refresh (cache writer thread)"
-RELOAD_PHASE = "on_changed: CalendarPage.show_change() (here a reload)"
-REPAINT_PHASE = "after the sync: calendar repaint"
+RELOAD_PHASE = "on_changed: CalendarPage.show_change() (its first slice)"
+REPAINT_PHASE = "after the sync: the calendar's slices and repaint"
 
 
 class LoopRunner:
@@ -115,8 +120,9 @@ async def sequential_pages(base_url: str) -> tuple[float, int, int]:
         return time.perf_counter() - started, count, first.last_page
 
 
-async def full_sync(base_url: str, cache_path: Path) -> tuple[float, int]:
-    """`SyncService.full_refresh()` into an empty cache: (seconds, posts stored)."""
+async def full_sync(base_url: str, cache_path: Path) -> tuple[float, int, list[Any]]:
+    """`SyncService.full_refresh()` into an empty cache: (seconds, posts stored, the pace's
+    windows: pages in flight, share of the time busy, pages a second)."""
     states: list[SyncState] = []
     async with ApiClient(base_url, DEMO_API_KEY) as client:
         cache = WorkspaceCache(cache_path)
@@ -126,7 +132,14 @@ async def full_sync(base_url: str, cache_path: Path) -> tuple[float, int]:
             ok = await service.full_refresh()
             elapsed = time.perf_counter() - started
             assert ok, f"the full sync failed: {states[-1] if states else 'no state'}"
-            return elapsed, cache.count_posts()
+            walk = client.posts.last_walk
+            pace = walk.last_pace if walk is not None else None
+            windows = (
+                []
+                if pace is None
+                else [[n, round(busy, 2), round(rate)] for n, busy, rate in pace.history]
+            )
+            return elapsed, cache.count_posts(), windows
         finally:
             cache.close()
 
@@ -135,6 +148,7 @@ def compare_sync(runner: LoopRunner, base_url: str, scratch: Path) -> dict[str, 
     sequential: list[float] = []
     synced: list[float] = []
     counts: set[tuple[str, int]] = set()
+    paces: list[list[Any]] = []
     pages = 0
     for run in range(SYNC_RUNS):  # interleaved, so that drift hits both sides alike
         gc.collect()
@@ -142,8 +156,9 @@ def compare_sync(runner: LoopRunner, base_url: str, scratch: Path) -> dict[str, 
         sequential.append(seconds)
         counts.add(("sequential", count))
         gc.collect()
-        seconds, count = runner.run(full_sync(base_url, scratch / f"sync-{run}.sqlite3"))
+        seconds, count, windows = runner.run(full_sync(base_url, scratch / f"sync-{run}.sqlite3"))
         synced.append(seconds)
+        paces.append(windows)
         counts.add(("sync", count))
     assert counts == {("sequential", POSTS), ("sync", POSTS)}, counts
     seq_median, sync_median = median(sequential), median(synced)
@@ -155,6 +170,9 @@ def compare_sync(runner: LoopRunner, base_url: str, scratch: Path) -> dict[str, 
         "sequential_median_s": seq_median,
         "sync_median_s": sync_median,
         "speedup": seq_median / sync_median,
+        "ratio": sync_median / seq_median,
+        "pace_windows": paces,
+        "load_average_after": [round(load, 2) for load in os.getloadavg()],
     }
 
 
@@ -204,7 +222,13 @@ async def heartbeat_sync(base_url: str, cache_path: Path) -> dict[str, Any]:
                 begin = time.perf_counter()
                 ok = await service.full_refresh()
                 finish = time.perf_counter()
-                await asyncio.sleep(0.15)  # the repaint that reload() asked for, then a tick
+                # The change is read and drawn in slices (`show_change`), then repainted.
+                for _ in range(1000):  # 10 s at most
+                    if not page.refresh_pending():
+                        break
+                    await asyncio.sleep(0.01)
+                sliced_ms = (time.perf_counter() - finish) * 1000
+                await asyncio.sleep(0.15)  # the last repaint asked for, then a tick
                 settled = time.perf_counter()
             timer.stop()
         assert ok, "the full sync failed during the heartbeat run"
@@ -233,6 +257,7 @@ async def heartbeat_sync(base_url: str, cache_path: Path) -> dict[str, Any]:
         "full_gc_max_ms": max((p.ms for p in full_gcs), default=0.0),
         "full_gc_total_ms": sum(p.ms for p in full_gcs),
         "calendar_reload_ms": _span_ms(phases, RELOAD_PHASE),
+        "calendar_slices_done_ms": sliced_ms,
         "store_ms": _span_ms(phases, STORE_PHASE),
         "calendar_visible_entries": visible,
     }
@@ -367,10 +392,12 @@ def results(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> dic
             "heartbeat_runs": HEARTBEAT_RUNS,
             "starts": STARTS,
             "heartbeat_interval_ms": HEARTBEAT_MS,
-            "sync_concurrency": inspect.signature(SyncService).parameters["concurrency"].default,
+            "sync_concurrency_cap": SYNC_CAP,
         },
+        "load_average_before": [round(load, 2) for load in os.getloadavg()],
         "targets": {
             "sync_speedup_min": TARGET_SPEEDUP,
+            "sync_loopback_ratio_max": TARGET_LOOPBACK_RATIO,
             "stall_max_ms": TARGET_STALL_MS,
             "first_paint_ratio_max": TARGET_PAINT_RATIO,
         },
@@ -399,10 +426,12 @@ def results(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> dic
     report["verdicts"] = verdicts(report)
     print_table(report)
     slow = report[f"latency_{LATENCY_MS}ms"]
+    paint = report["first_paint"]
     # Merged: the other bench modules keep their keys in the same file.
     record_results(
         {
             "sync_speedup": slow["sync"]["speedup"],
+            "sync_loopback_ratio": report["loopback"]["sync"]["ratio"],
             "sync_stall_loopback_ms": report["loopback"]["stall"]["median_max_stall_ms"],
             "sync_stall_latency_ms": slow["stall"]["median_max_stall_ms"],
             "first_paint_ratio": report["first_paint"]["ratio"],
@@ -411,6 +440,11 @@ def results(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> dic
             "sync_bench": report,
         },
         RESULTS_FILE,
+        yardstick={  # the first-paint part measured it, alternating with the app's starts
+            "median_ms": round(paint["empty_median_ms"], 1),
+            "runs_ms": [round(ms, 1) for ms in paint["empty_paint_ms"]],
+            "load_average": report["load_average_before"],
+        },
     )
     print(f"results merged into {RESULTS_FILE}")
     return report
@@ -420,6 +454,7 @@ def verdicts(report: dict[str, Any]) -> dict[str, bool]:
     slow = report[f"latency_{LATENCY_MS}ms"]
     return {
         "sync_speedup": slow["sync"]["speedup"] >= TARGET_SPEEDUP,
+        "sync_loopback_ratio": report["loopback"]["sync"]["ratio"] <= TARGET_LOOPBACK_RATIO,
         "stall_loopback": report["loopback"]["stall"]["median_max_stall_ms"] < TARGET_STALL_MS,
         "stall_latency": slow["stall"]["median_max_stall_ms"] < TARGET_STALL_MS,
         "first_paint": report["first_paint"]["ratio"] < TARGET_PAINT_RATIO,
@@ -439,13 +474,17 @@ def print_table(report: dict[str, Any]) -> None:
     rows: list[tuple[str, str, str, str]] = []
     for key, label in (("loopback", "loopback (0 ms)"), (slow_key, f"{LATENCY_MS} ms latency")):
         sync = report[key]["sync"]
-        target = f">= {TARGET_SPEEDUP:.0f}x" if key == slow_key else "(info)"
-        result = _ok(verdict["sync_speedup"]) if key == slow_key else "-"
+        if key == slow_key:
+            figure = f"= {sync['speedup']:.1f}x faster"
+            target, result = f">= {TARGET_SPEEDUP:.0f}x", _ok(verdict["sync_speedup"])
+        else:
+            figure = f"= ratio {sync['ratio']:.2f}"
+            target = f"<= {TARGET_LOOPBACK_RATIO:.1f}"
+            result = _ok(verdict["sync_loopback_ratio"])
         rows.append(
             (
                 f"1. full sync vs sequential, {label}",
-                f"{sync['sync_median_s']:.2f} s vs {sync['sequential_median_s']:.2f} s "
-                f"= {sync['speedup']:.1f}x",
+                f"{sync['sync_median_s']:.2f} s vs {sync['sequential_median_s']:.2f} s {figure}",
                 target,
                 result,
             )
@@ -503,8 +542,12 @@ def print_details(report: dict[str, Any]) -> None:
         sync = report[key]["sync"]
         print(
             f"{key}: sync runs {_seconds(sync['sync_s'])}; "
-            f"sequential runs {_seconds(sync['sequential_s'])} ({sync['pages']} pages)"
+            f"sequential runs {_seconds(sync['sequential_s'])} ({sync['pages']} pages); "
+            f"load average after {sync['load_average_after']}"
         )
+        for number, windows in enumerate(sync["pace_windows"], 1):
+            steps = " ".join(f"{n}@{busy:.2f}/{rate}p/s" for n, busy, rate in windows[:8])
+            print(f"  sync run {number}, pages in flight@busy/rate per window: {steps}")
         for number, run in enumerate(report[key]["stall"]["runs"], 1):
             top = "; ".join(
                 f"{s['ms']:.0f} ms at +{s['at_ms']:.0f} ms in {s['phase']}"
@@ -514,7 +557,8 @@ def print_details(report: dict[str, Any]) -> None:
             print(
                 f"  heartbeat run {number}: {run['gc_tracked_objects_before']} GC-tracked objects "
                 f"before; sync {run['sync_s']:.2f} s, "
-                f"calendar reload {run['calendar_reload_ms'] or 0:.0f} ms "
+                f"calendar's first slice {run['calendar_reload_ms'] or 0:.0f} ms, all slices "
+                f"done after {run['calendar_slices_done_ms']:.0f} ms "
                 f"({run['calendar_visible_entries']} entries), "
                 f"store {run['store_ms'] or 0:.0f} ms, "
                 f"{run['full_gc_passes']} full GC passes (max {run['full_gc_max_ms']:.0f} ms); "
@@ -552,12 +596,21 @@ def _millis(values: list[float]) -> str:
 # -- the targets -------------------------------------------------------------------------------
 
 
-def test_full_sync_is_4x_faster_than_sequential(results: dict[str, Any]) -> None:
+def test_full_sync_is_8x_faster_than_sequential(results: dict[str, Any]) -> None:
     sync = results[f"latency_{LATENCY_MS}ms"]["sync"]
     assert sync["speedup"] >= TARGET_SPEEDUP, (
         f"full sync {sync['sync_median_s']:.2f} s vs sequential "
         f"{sync['sequential_median_s']:.2f} s at {LATENCY_MS} ms latency: "
         f"{sync['speedup']:.2f}x < {TARGET_SPEEDUP}x"
+    )
+
+
+def test_full_sync_is_not_slower_than_sequential_on_loopback(results: dict[str, Any]) -> None:
+    sync = results["loopback"]["sync"]
+    assert sync["ratio"] <= TARGET_LOOPBACK_RATIO, (
+        f"full sync {sync['sync_median_s']:.2f} s vs sequential "
+        f"{sync['sequential_median_s']:.2f} s on loopback: ratio {sync['ratio']:.2f} > "
+        f"{TARGET_LOOPBACK_RATIO}; pace windows {sync['pace_windows']}"
     )
 
 

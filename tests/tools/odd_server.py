@@ -12,6 +12,8 @@ Modes (combinable, comma-separated or repeated):
   redirect  every route answers 302 to https://...
   html      every route answers 200 with an HTML page
   hostile   nulls where the spec promises values, unknown enums, scripts, huge bodies
+  nulls     one bad field per post and nothing else: a label with a null name on 7 posts, a
+            null status, nulls inside network entries and media (`World.make_nulls`)
   slow      every answer waits 300 ms
   expired   every request answers 401 `Token expired.`
 
@@ -36,7 +38,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from tests.tools.odd_world import Invalid, Missing, World
 
-MODES = ("rate", "drop", "redirect", "html", "hostile", "slow", "expired")
+MODES = ("rate", "drop", "redirect", "html", "hostile", "nulls", "slow", "expired")
 RATE_EVERY = 5
 DROP_EVERY = 7
 RETRY_AFTER = 1
@@ -400,6 +402,8 @@ class OddServer:
         self.quiet = quiet
         self.traffic = Traffic()
         self.api = Api(world or World.seeded(hostile="hostile" in self.modes))
+        if "nulls" in self.modes:
+            self.api.world.make_nulls()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
         self.httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -587,12 +591,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", action="append", default=[], help=f"any of {', '.join(MODES)}")
     parser.add_argument("--key", default="odd-key", help="the accepted Bearer key")
     parser.add_argument("--quiet", action="store_true", help="no request log on stderr")
+    parser.add_argument("--posts", type=int, default=60, help="posts in the world (60)")
     args = parser.parse_args(argv)
     try:
         modes = parse_modes(args.mode)
     except argparse.ArgumentTypeError as error:
         parser.error(str(error))
-    server = OddServer(port=args.port, modes=modes, key=args.key, quiet=args.quiet)
+    world = World.seeded(hostile="hostile" in modes, posts=args.posts)
+    server = OddServer(port=args.port, modes=modes, key=args.key, quiet=args.quiet, world=world)
     signal.signal(signal.SIGTERM, _interrupt)
     print(server.base_url, flush=True)
     server.log(f"odd server up, modes: {', '.join(sorted(modes)) or 'none'}")

@@ -428,6 +428,44 @@ class World:
         items[0]["status"] = "exploded"
         items[1]["reason"] = "cosmic_rays"
 
+    def make_nulls(self) -> None:
+        """One bad field per post, as a real server sent them (issue 14 §5): a label with a null
+        name carried by 7 posts (a pending-approval post and an undated draft among them),
+        one post with a null status, and nulls inside others: a network entry's platform and
+        `enabled`, a media item's id, a null `platforms`, `media` and `labels`. None of them
+        lacks an id, so a client that reads them well shows every post."""
+        nameless = self.labels[0]
+        nameless["name"] = None
+        for post in self.posts.values():
+            post["labels"] = [lb for lb in post["labels"] if lb.get("id") != nameless["id"]]
+        posts = list(self.posts.values())
+        undated = next(p for p in posts if p["status"] == "draft" and not p["scheduled_at"])
+        dated = [p for p in posts if p["scheduled_at"] and p is not undated]
+        pending = next(p for p in dated if p["status"] == "scheduled")
+        pending["status"] = "pending_approval"
+        for post in [pending, undated, *[p for p in dated if p is not pending][:5]]:
+            post["labels"].append(dict(nameless))
+        rest = [p for p in dated if not any(lb["id"] == nameless["id"] for lb in p["labels"])]
+        rest[0]["status"] = None
+        rest[1]["platforms"][0].update(platform=None, status=None, enabled=None)
+        rest[2]["media"] = [
+            {"id": None, "url": "https://cdn.odd.example/medias/lost.jpg", "type": "image"},
+            {
+                "id": new_id(),
+                "path": "medias/kept.jpg",
+                "url": "https://cdn.odd.example/medias/kept.jpg",
+                "type": "image",
+                "mime_type": "image/jpeg",
+                "original_filename": "kept.jpg",
+                "size": None,
+                "meta": None,
+            },
+        ]
+        rest[3]["platforms"] = None
+        rest[4]["media"] = None
+        rest[5]["labels"] = None
+        rest[6]["platforms"][0]["social_account"] = None
+
     # ---- reads ------------------------------------------------------------------------------
     def advance(self) -> None:
         """Due scheduled posts start publishing; publishing posts finish after a few seconds."""

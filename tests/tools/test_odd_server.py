@@ -245,6 +245,34 @@ def test_hostile_mode_breaks_promises_the_spec_made() -> None:
     assert None in {track["title"] for track in audio}
 
 
+def test_nulls_mode_sends_one_bad_field_per_post_and_every_post_an_id() -> None:
+    with OddServer(modes={"nulls"}, quiet=True) as odd, client(odd) as http:
+        labels = http.get("/labels").json()
+        posts = [
+            p
+            for page in (1, 2, 3, 4)
+            for p in http.get("/posts", params={"page": page}).json()["data"]
+        ]
+    [nameless] = [label for label in labels if label["name"] is None]
+    carriers = [p for p in posts if any(lb["id"] == nameless["id"] for lb in p["labels"] or [])]
+    assert len(carriers) == 7
+    carried = [lb for p in carriers for lb in p["labels"] if lb["id"] == nameless["id"]]
+    assert [lb["name"] for lb in carried] == [None] * 7
+    assert {"pending_approval", "draft"} <= {p["status"] for p in carriers}
+    assert any(p["scheduled_at"] is None for p in carriers)
+    assert [p["status"] for p in posts].count(None) == 1
+    assert all(isinstance(p["id"], str) for p in posts)
+    assert len(posts) == 60
+    entries = [e for p in posts for e in p["platforms"] or []]
+    assert any(e["platform"] is None and e["enabled"] is None for e in entries)
+    assert any(m["id"] is None for p in posts for m in p["media"] or [])
+    assert {key for p in posts for key in ("platforms", "media", "labels") if p[key] is None} == {
+        "platforms",
+        "media",
+        "labels",
+    }
+
+
 def test_command_line_prints_the_base_url() -> None:
     child = subprocess.Popen(
         [

@@ -436,7 +436,7 @@ class PostDetailPanel(QFrame):
         self.published_label.setVisible(published is not None)
         self.labels_row.set_widgets(
             [
-                pill_label(label.name, QColor(label.color or "#8a8fa3"), filled=False)
+                pill_label(label.shown_name, QColor(label.color or "#8a8fa3"), filled=False)
                 for label in post.labels
             ]
         )

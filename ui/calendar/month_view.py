@@ -8,6 +8,7 @@ testing and drag-and-drop.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import date, datetime
 
@@ -37,6 +38,9 @@ from ui.calendar.style import ACCENT, DROP_TARGET, TODAY, bold, mix, small_font,
 WEEKDAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 CHIPS_PER_STEP = 12
 """Chips drawn ahead per step of `MonthView.prepare` (~0.15 ms each)."""
+STEP_BUDGET_S = 0.004
+"""A step of `prepare` also ends once it took this long: a chip whose network icon is drawn for
+the first time costs ~1.5 ms, and a slower machine ~3x all of it."""
 
 
 class _Cell:
@@ -260,6 +264,7 @@ class MonthView(QWidget):
         palette = self.palette()
         cells = self._laid_out(month_grid_dates(year, month), _group_by_day(entries))
         chips = [chip for cell in cells for chip in cell.chips]
+        started = time.perf_counter()
         for number, (rect, entry) in enumerate(chips, start=1):
             self._chip_pixmaps.prepare(
                 rect,
@@ -271,8 +276,9 @@ class MonthView(QWidget):
                 selected=entry.id == self._selected,
                 busy=entry.id in self._busy,
             )
-            if number % CHIPS_PER_STEP == 0:
+            if number % CHIPS_PER_STEP == 0 or time.perf_counter() - started > STEP_BUDGET_S:
                 yield
+                started = time.perf_counter()
 
     def _layout_cell(self, cell: _Cell, entries: list[Entry]) -> None:
         pad = self.CELL_PADDING

@@ -521,7 +521,7 @@ class ComposerPage(QWidget):
         menu = QMenu(self)
         chosen = set(self.state.doc.labels)
         for label in self.data.labels():
-            action = menu.addAction(label.name)
+            action = menu.addAction(label.shown_name)
             action.setCheckable(True)
             action.setChecked(label.id in chosen)
             action.toggled.connect(lambda on, lid=label.id: self._toggle_label(lid, on))
@@ -536,7 +536,7 @@ class ComposerPage(QWidget):
         self.state.set_labels(labels)
 
     def _show_labels_text(self) -> None:
-        names = {lb.id: lb.name for lb in self.data.labels()}
+        names = {lb.id: lb.shown_name for lb in self.data.labels()}
         chosen = [names.get(i, "unknown label") for i in self.state.doc.labels]
         self.labels_text.setText(", ".join(chosen))
 

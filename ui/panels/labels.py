@@ -192,7 +192,9 @@ class LabelsPage(PanelPage):
         self.labels = labels
         self.list.clear()
         for label in labels:
-            item = QListWidgetItem(swatch(label.color), f"{label.name}    {label.color or ''}")
+            item = QListWidgetItem(
+                swatch(label.color), f"{label.shown_name}    {label.color or ''}"
+            )
             item.setData(Qt.ItemDataRole.UserRole, label.id)
             self.list.addItem(item)
             if selected is not None and label.id == selected.id:
@@ -255,7 +257,7 @@ class LabelsPage(PanelPage):
         self.confirm_delete(
             label.id,
             "label",
-            label.name,
+            label.shown_name,
             "Posts keep their content; they only lose this label.",
             lambda: labels.delete(label.id),
             self._load,

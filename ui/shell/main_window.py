@@ -99,6 +99,7 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar(body)
         self.sidebar.setObjectName("sidebar")
         self.sidebar.setFixedWidth(180)
+        self._sidebar_column: QVBoxLayout | None = None  # made by `add_under_sidebar`
         self.page_area = QWidget(body)
         self.pages = QStackedWidget(self.page_area)
         self._section_pages: dict[str, QWidget] = {}
@@ -178,6 +179,25 @@ class MainWindow(QMainWindow):
         if build is not None:
             self.set_page(name, build(self.pages))
         return self._section_pages[name]
+
+    def add_under_sidebar(self, widget: QWidget) -> None:
+        """A control under the sections, as wide as the sidebar (the "Needs attention" entry):
+        added once the app has loaded, so the first paint makes none of it."""
+        column = self._sidebar_column
+        if column is None:
+            body = self.centralWidget()
+            row = body.layout() if body is not None else None
+            assert isinstance(row, QHBoxLayout)
+            index = row.indexOf(self.sidebar)
+            row.removeWidget(self.sidebar)
+            column = QVBoxLayout()
+            column.setContentsMargins(0, 0, 0, 0)
+            column.setSpacing(0)
+            column.addWidget(self.sidebar, 1)
+            row.insertLayout(index, column)
+            self._sidebar_column = column
+        widget.setFixedWidth(self.sidebar.width())
+        column.addWidget(widget)
 
     def sections(self) -> tuple[str, ...]:
         return SECTIONS

@@ -1,8 +1,11 @@
-"""Desktop notifications for the open workspace: the tray's notifier follows the session, and
-clicking a notification opens what it is about (the webhook, or the post in the calendar).
+"""Notifications for the open workspace: one notifier for the app's run follows each session in
+turn (whichever page is shown), and whatever is clicked — a desktop notification, the tray's
+balloon, a row of the window's "Needs attention" list — opens what it is about (the webhook, or
+the post in the calendar's detail).
 
-No tray is made without a system tray (offscreen, most CI, some desktops): nothing would show
-it, and the notifier's look at `GET /webhooks` after each sync would be wasted.
+The notifier announces on the session bus's notification server when there is one, else through
+the tray when the desktop has one (no tray is made without: offscreen, most CI, stock GNOME),
+else only in the window's list, which is there in every case.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ from ui.shell.main_window import MainWindow
 from ui.workspace_manager import WorkspaceManager
 
 if TYPE_CHECKING:
-    from app.sync.state import SyncState
-    from ui.notifications.tray import Notifier
+    from ui.notifications.attention import AttentionList
+    from ui.notifications.notifier import Notifier
     from ui.session import WorkspaceSession
     from ui.shell.pages import PageWiring
 
@@ -34,11 +37,25 @@ def tray_available() -> bool:
 
 
 def default_notifier(parent: QObject) -> Notifier | None:
-    if not tray_available():
-        return None
-    from ui.notifications.tray import Notifier  # the client's errors: after the first paint
+    # The client's errors and the bus's library: imported after the first paint.
+    from ui.notifications.notifier import Notifier
 
-    return Notifier(parent)
+    try:
+        from ui.notifications.desktop import session_bus_address
+    except ImportError:  # no D-Bus library: not a Linux desktop
+        address = None
+    else:
+        address = session_bus_address()
+    tray = QSystemTrayIcon(parent) if tray_available() else None
+    return Notifier(parent, tray=tray, bus_address=address)
+
+
+CHANNEL_TEXTS = {
+    "desktop": "New alerts also appear as desktop notifications; a click opens the item.",
+    "tray": "New alerts also appear as messages from Postdesk's tray icon.",
+    "window": "This desktop shows neither notifications nor a tray icon: new alerts appear "
+    "only here.",
+}
 
 
 class NotifierWiring(QObject):
@@ -57,6 +74,8 @@ class NotifierWiring(QObject):
         self._make = make
         self._made = False
         self.notifier: Notifier | None = None
+        self.attention: AttentionList | None = None
+        """The window's "Needs attention" button and list, made with the notifier."""
         manager.sessionChanged.connect(self._on_session_changed)
 
     def _on_session_changed(self, session: WorkspaceSession | None) -> None:
@@ -65,6 +84,7 @@ class NotifierWiring(QObject):
             self.notifier = self._make(self)
             if self.notifier is not None:
                 self.notifier.openRequested.connect(self.open_item)
+                self._add_attention_list(self.notifier)
         notifier = self.notifier
         if notifier is None:
             return
@@ -73,14 +93,8 @@ class NotifierWiring(QObject):
             return
 
         # The notifier's first look is its baseline: taken before the first sync, a workspace
-        # never synced here would report every old failure as news.
-        # The notifier looks when posts change; a webhook that got paused changes no post, so
-        # it also looks after every sync that succeeded.
-        def synced(state: SyncState) -> None:
-            if state.phase == "idle" and notifier.session is session:
-                notifier.check()
-
-        session.syncStateChanged.connect(synced)
+        # never synced here would report every old failure as news. It looks again when posts
+        # change and when the session's webhook polling finds the list changed.
         if session.first_sync_ok is not None:
             notifier.attach(session)
             return
@@ -90,6 +104,18 @@ class NotifierWiring(QObject):
                 notifier.attach(session)
 
         session.firstSyncFinished.connect(first_sync_finished)
+
+    def _add_attention_list(self, notifier: Notifier) -> None:
+        from ui.notifications.attention import AttentionList
+
+        attention = AttentionList(self.window, lambda: CHANNEL_TEXTS[notifier.channel])
+        self.window.add_under_sidebar(attention.button)
+        attention.show_alerts(notifier.open_alerts())
+        notifier.alertsChanged.connect(attention.show_alerts)
+        attention.panel.openRequested.connect(notifier.open)
+        attention.panel.dismissRequested.connect(notifier.dismiss)
+        attention.panel.dismissAllRequested.connect(notifier.dismiss_all)
+        self.attention = attention
 
     def open_item(self, kind: str, item_id: str) -> None:
         window = self.window

@@ -1,6 +1,7 @@
 """Notifications in the running app: the notifier follows the workspace's session, and clicking a
 notification opens the paused webhook on the Webhooks page, or the failed post in the calendar.
-Offscreen there is no system tray, so the app makes no tray; these tests hand it a notifier."""
+Offscreen there is no system tray, so the app makes no tray; these tests hand it a notifier
+with one (tests/ui/app/test_app_desktop_notifications.py covers the session bus)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from app.sandbox.harness import SandboxServer
 from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.app.test_app_calendar import api_key, options, started, stopped  # noqa: F401
 from ui.application import Application
-from ui.notifications.tray import Notifier
+from ui.notifications.notifier import Notifier
 from ui.panels.webhooks import WebhooksPage
 from ui.shell.notify import default_notifier
 
@@ -26,12 +27,18 @@ def test_no_tray_is_made_offscreen(
     demo_sandbox: SandboxServer,
     api_key: str,  # noqa: F811
 ) -> None:
-    assert default_notifier(QObject()) is None
+    made = default_notifier(QObject())
+    assert made is not None
+    assert made.tray is None
 
     async def scenario() -> None:
         app = Application(qapp, options(demo_sandbox.base_url))
         task = await started(app)
-        assert app.notifier is None
+        assert app.notifier is not None
+        assert app.notifier.tray is None
+        # Neither a tray nor (in tests) a session bus: the window's list is there all the same.
+        assert app.notifications.attention is not None
+        assert app.notifications.attention.button.isVisible()
         assert await stopped(app, task) == 0
 
     runner.run(scenario())

@@ -65,6 +65,9 @@ def make_session(tmp_path: Path, runner: LoopRunner, posted: Posted) -> Iterator
     yield make
     # Panel tasks still in flight end first, so none of them meets a closed client.
     runner.cancel_pending()
+    # The test's pages are garbage now: collected here, not by a pass that closing the cache
+    # triggers on its writer thread (Qt objects destroyed there crash the process).
+    gc.collect()
     for session in sessions:
         runner.run(session.close())
 

@@ -3,19 +3,19 @@ two notifications, the badge counts them, and clicking one asks to open it."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QSystemTrayIcon
 
 from app.sandbox.harness import SandboxServer
 from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.panels.conftest import MakeSession
-from ui.notifications.tray import Notifier
+from ui.notifications.notifier import Notifier
 
 
 def test_sync_changes_notify_badge_and_open(
     qapp: QApplication, runner: LoopRunner, demo_sandbox: SandboxServer, make_session: MakeSession
 ) -> None:
     session = make_session(demo_sandbox.base_url, demo_sandbox.keys.admin)
-    notifier = Notifier()
+    notifier = Notifier(tray=QSystemTrayIcon())
     opened: list[tuple[str, str]] = []
     notifier.openRequested.connect(lambda kind, item: opened.append((kind, item)))
     store = demo_sandbox.store

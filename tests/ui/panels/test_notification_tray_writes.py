@@ -3,19 +3,19 @@ needs attention, without waiting for a sync (writes no longer emit `dataChanged`
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QSystemTrayIcon
 
 from app.sandbox.harness import SandboxServer
 from tests.ui.app.conftest import LoopRunner, until
 from tests.ui.panels.conftest import MakeSession
-from ui.notifications.tray import Notifier
+from ui.notifications.notifier import Notifier
 
 
 def test_a_failed_post_moved_to_drafts_leaves_the_badge(
     qapp: QApplication, runner: LoopRunner, demo_sandbox: SandboxServer, make_session: MakeSession
 ) -> None:
     session = make_session(demo_sandbox.base_url, demo_sandbox.keys.admin)
-    notifier = Notifier()
+    notifier = Notifier(tray=QSystemTrayIcon())
     store = demo_sandbox.store
 
     async def scenario() -> None:

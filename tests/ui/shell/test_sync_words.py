@@ -64,14 +64,17 @@ def test_a_refused_key_offers_replace_key_and_other_failures_retry(tmp_path: Pat
 def test_unreadable_items_are_named_once(tmp_path: Path) -> None:
     made, posted = manager(tmp_path)
     items = (
-        UnreadableItem("p7", 3, "status: null", "GET /posts"),
-        UnreadableItem("p9", 5, "status: null", "GET /posts"),
+        UnreadableItem("p7", 3, "status: null", "GET /posts", ("status",), "Spring menu"),
+        UnreadableItem("p9", 5, "status: null", "GET /posts", ("status",), "Autumn menu"),
     )
     state = SyncState("idle", "Up to date.", unreadable=items, last_sync_at=datetime.now(UTC))
     made._on_sync_state(state)
     made._on_sync_state(state)
     shown = [m for m in posted if m.topic == UNREADABLE_TOPIC]
-    assert [m.text for m in shown] == ["2 posts could not be read: p7, p9."]
+    assert [m.text for m in shown] == [
+        "2 posts could not be read whole: its status on 2 of them (“Spring menu”, “Autumn menu”)."
+    ]
+    assert "“unknown”" in shown[0].hint
     assert "some items could not be read" in connection_text(state)
 
 

@@ -1,4 +1,5 @@
-"""The delivery log of one webhook: filters, the on-demand table, and the detail pane."""
+"""The delivery log of one webhook: filters, the on-demand table with its "N new deliveries ▲"
+bar, and the detail pane."""
 
 from __future__ import annotations
 
@@ -50,13 +51,25 @@ class DeliveryLogsView(QWidget):
         self.status_label = QLabel()
         self.status_label.setStyleSheet("color: #4b5563;")
         self.reload_button = QPushButton("Reload")
-        self.reload_button.clicked.connect(self.model.reload)
+        self.reload_button.setToolTip("Read the newest deliveries now")
         filters = QHBoxLayout()
         filters.addWidget(QLabel("Delivery log"))
         filters.addWidget(self.event_combo)
         filters.addWidget(self.outcome_combo)
         filters.addWidget(self.status_label, 1)
         filters.addWidget(self.reload_button)
+
+        # New rows are never pushed in above the rows the user is reading: they wait here.
+        self.new_bar = QPushButton()
+        self.new_bar.setObjectName("newDeliveries")
+        self.new_bar.setAccessibleName("Show new deliveries")
+        self.new_bar.setStyleSheet(
+            "QPushButton { background: #dbeafe; color: #1e3a8a; border: 1px solid #93c5fd; "
+            "border-radius: 4px; padding: 3px; font-weight: 600; }"
+        )
+        self.new_bar.clicked.connect(self.show_new)
+        self.new_bar.hide()
+        self.model.newRowsWaiting.connect(self._new_rows_waiting)
 
         self.table = QTableView()
         self.table.setModel(self.filter)
@@ -73,6 +86,7 @@ class DeliveryLogsView(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.table.verticalScrollBar().valueChanged.connect(self._scrolled)
 
         self.detail = LogDetail()
         self.replay_button = QPushButton("Replay…")
@@ -92,7 +106,13 @@ class DeliveryLogsView(QWidget):
         right_layout.addWidget(self.detail, 1)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(self.table)
+        table_side = QWidget()
+        table_layout = QVBoxLayout(table_side)
+        table_layout.setContentsMargins(0, 0, 0, 0)
+        table_layout.setSpacing(2)
+        table_layout.addWidget(self.new_bar)
+        table_layout.addWidget(self.table, 1)
+        splitter.addWidget(table_side)
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
@@ -101,8 +121,15 @@ class DeliveryLogsView(QWidget):
         layout.addLayout(filters)
         layout.addWidget(splitter, 1)
 
-        for signal in (self.model.rowsInserted, self.model.modelReset, self.model.loadingChanged):
+        for signal in (
+            self.model.rowsInserted,
+            self.model.rowsRemoved,
+            self.model.modelReset,
+            self.model.loadingChanged,
+            self.model.rowsChangedInPlace,
+        ):
             signal.connect(self._update_status)
+        self.model.rowsChangedInPlace.connect(self._rows_changed)
         self.model.loadFailed.connect(self._update_status)
         self._update_status()
         self._selection_changed()
@@ -117,6 +144,15 @@ class DeliveryLogsView(QWidget):
 
     def select_row(self, row: int) -> None:
         self.table.selectRow(row)
+
+    def at_top(self) -> bool:
+        return self.table.verticalScrollBar().value() <= 0
+
+    def show_new(self) -> None:
+        """The rows that arrived while the user looked further down, at the top, shown."""
+        self.model.show_new()
+        self.new_bar.hide()
+        self.table.scrollToTop()
 
     # -- internals ---
     def _emit(self, signal: SignalInstance) -> None:
@@ -139,12 +175,37 @@ class DeliveryLogsView(QWidget):
         self.replay_button.setEnabled(log is not None)
         self.local_button.setEnabled(log is not None)
 
+    def _rows_changed(self, ids: list[str]) -> None:
+        selected = self.selected_log()
+        if selected is not None and selected.id in ids:
+            self._selection_changed()  # its outcome came: the detail shows it
+
+    def _new_rows_waiting(self, count: int) -> None:
+        if count and self.at_top():
+            self.show_new()  # nothing is being read further down: show them at once
+            return
+        self.new_bar.setText(f"{count:,} new deliver{'y' if count == 1 else 'ies'} ▲")
+        self.new_bar.setVisible(count > 0)
+
+    def _scrolled(self, value: int) -> None:
+        if value <= 0 and self.model.pending:
+            self.show_new()
+
     def _update_status(self, *_: object) -> None:
         model = self.model
         if model.error is not None:
             self.status_label.setText(f"Could not load the log: {model.error.message}")
             return
-        total = "?" if model.total is None else f"{model.total:,}"
+        if model.stuck:
+            self.status_label.setText(
+                f"{model.loaded:,} loaded · older deliveries could not be placed yet; "
+                "they are read again at the next refresh"
+            )
+            return
+        known = model.total
+        if known is not None:
+            known = max(known, model.loaded)
+        total = "?" if known is None else f"{known:,}"
         shown = self.filter.rowCount()
         text = f"{model.loaded:,} of {total} loaded"
         if shown != model.loaded:

@@ -1,13 +1,21 @@
 """Webhook health: every webhook with its badge, failures and last success; for the selected one
-the paused explanation, its actions, the 7-day delivery timeline and the delivery log."""
+the paused explanation, its actions, the 7-day delivery timeline and the delivery log.
+
+The page reads and listens; the workspace session polls (`session.webhooks`, a
+`WebhookMonitor`): the list every minute, and while this page is shown the selected webhook's
+log every ~20 s (faster while a delivery is undecided). One refresh (Refresh, F5, Reload, the
+timer) updates the header, the log and the chart together: all three come from the same list
+and the same kept rows."""
 
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+import contextlib
+import time
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelection, Qt
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -24,8 +32,8 @@ from app.api.errors import ApiError, ValidationFailed
 from app.domain.enums import WebhookStatus, known
 from app.models.requests import WebhookInput, WebhookUpdate
 from app.models.webhooks import DeliveryLog, Webhook
+from app.sync import gc_on_loop
 from app.webhooks.local_replay import replay_to_url
-from app.webhooks.timeline import RETENTION, build_timeline
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage
 from ui.panels.webhooks.dialogs import (
@@ -42,11 +50,13 @@ from ui.widgets.alive import alive
 from ui.widgets.delivery_chart import DeliveryChart
 
 if TYPE_CHECKING:
-    from app.models.pagination import Page
+    from app.sync.webhook_monitor import LogsChanged
+    from ui.session import WorkspaceSession
 
-TIMELINE_PAGE_CAP = 40
-"""Pages read for the timeline (600 deliveries): enough for a glance; a busier webhook's chart
-says it shows only the newest ones."""
+LIST_FRESH_S = 10.0
+"""Opening the page uses the session's list when it is this fresh, instead of asking again."""
+CHART_EVERY_S = 1.0
+"""The chart is recomputed at most this often while rows keep arriving."""
 NEW = "new"  # write-gate key of "create a webhook"
 
 
@@ -64,7 +74,12 @@ class WebhooksPage(PanelPage):
         self.secret_dialog: SecretDialog | None = None
         self.checker: SignatureChecker | None = None
         self.local_dialog: LocalReplayDialog | None = None
-        self._timeline_task: asyncio.Task[Any] | None = None
+        self._chart_task: asyncio.Task[Any] | None = None
+        self._chart_dirty = False
+        self._chart_at = 0.0
+        self._chart_for: str | None = None
+        self._relisting = False
+        self._listening: WorkspaceSession | None = None
         self._build()
 
     # -- layout ---
@@ -76,7 +91,7 @@ class WebhooksPage(PanelPage):
         self.checker_button = QPushButton("Check a signature…")
         self.checker_button.clicked.connect(self.open_checker)
         self.refresh_button = QPushButton("Refresh")
-        self.refresh_button.clicked.connect(self.reload)
+        self.refresh_button.clicked.connect(self.refresh)
         top = QHBoxLayout()
         top.addWidget(title)
         top.addStretch(1)
@@ -148,6 +163,7 @@ class WebhooksPage(PanelPage):
         self.logs = DeliveryLogsView(self.tasks)
         self.logs.replayRequested.connect(self.ask_replay)
         self.logs.localReplayRequested.connect(self.open_local_replay)
+        self.logs.reload_button.clicked.connect(self.refresh)
         detail_layout = QVBoxLayout(self.detail)
         detail_layout.setContentsMargins(0, 0, 0, 0)
         detail_layout.addWidget(self.endpoint_label)
@@ -206,47 +222,100 @@ class WebhooksPage(PanelPage):
             ActionSpec(
                 "webhooks.refresh",
                 "Refresh webhooks",
-                self.reload,
+                self.refresh,
                 scope="webhooks",
                 enabled=has_session,
-                help="Read the webhooks and their logs again",
+                help="Read the webhooks, the log and the chart again",
             ),
         ]
 
     # -- loading ---
     def session_changed(self) -> None:
+        self._listen(self.session)
         self.model.set_webhooks([])
         self.selected = None
-        self._timeline_task = None
+        if self._chart_task is not None:
+            self._chart_task.cancel()
+        self._chart_task = None
         self.logs.model.set_source(None)
         self.chart.set_timeline(None)
         self.test_label.setText("")
         self._show_selected()
 
+    def _listen(self, session: WorkspaceSession | None) -> None:
+        old = self._listening
+        if old is not None:
+            with contextlib.suppress(RuntimeError):  # the old session may be gone already
+                old.webhooksChanged.disconnect(self._webhooks_changed)
+                old.webhooksUnavailable.disconnect(self._unavailable)
+                old.deliveryLogsChanged.disconnect(self._logs_changed)
+            if not old.closed:
+                old.webhooks.watch(None)
+        self._listening = session
+        if session is not None:
+            session.webhooksChanged.connect(self._webhooks_changed)
+            session.webhooksUnavailable.connect(self._unavailable)
+            session.deliveryLogsChanged.connect(self._logs_changed)
+
     def reload(self) -> None:
+        """Opening the page on a workspace: the session's list when fresh, else read now."""
         if self.session is not None:
             self.spawn(self._load_list())
 
-    async def _load_list(self, select: str | None = None) -> None:
+    def refresh(self) -> None:
+        """Refresh, Reload: the list, then the log and chart of the selected webhook, each
+        read once (joining a read already in flight)."""
+        if self.session is not None:
+            self.spawn(self._refresh())
+
+    async def _refresh(self) -> None:
         session = self.session
         assert session is not None
+        await self._load_list(max_age=0.0)
+        webhook = self.selected
+        if webhook is not None and self.session is session:
+            await session.webhooks.top_up(webhook.id)
+            self._update_chart()
+
+    async def _load_list(self, select: str | None = None, max_age: float = LIST_FRESH_S) -> None:
+        session = self.session
+        assert session is not None
+        if session.webhooks.unavailable is not None:
+            self._unavailable(session.webhooks.unavailable)
+            return
         try:
-            webhooks = await session.client.webhooks.list()
+            webhooks = await session.webhooks.read_list(max_age=max_age)
         except ApiError as error:
             if not self.explain_missing(error):
                 raise
             return
+        if self.session is session:
+            self._show_list(webhooks, select)
+
+    def _webhooks_changed(self, webhooks: list[Webhook]) -> None:
+        """The session read the list (its timer, a refresh, a write's answer) and it changed."""
+        if not self.showing_explanation():
+            self._show_list(webhooks)
+
+    def _unavailable(self, error: ApiError) -> None:
+        self.explain_missing(error)
+
+    def _show_list(self, webhooks: list[Webhook], select: str | None = None) -> None:
+        """Show this list, keeping the selected webhook (and where its log was scrolled)."""
         keep = select or (self.selected.id if self.selected else None)
-        self.model.set_webhooks(webhooks)
-        self.empty_label.setVisible(not webhooks)
-        self.table.setVisible(bool(webhooks))
-        row = self.model.row_of(keep) if keep else -1
-        if row < 0 and webhooks:
-            row = 0
-        if row >= 0:
-            self.table.selectRow(row)
-        else:
-            self._select(None)
+        self._relisting = True
+        try:
+            self.model.set_webhooks(webhooks)
+            self.empty_label.setVisible(not webhooks)
+            self.table.setVisible(bool(webhooks))
+            row = self.model.row_of(keep) if keep else -1
+            if row < 0 and webhooks:
+                row = 0
+            if row >= 0:
+                self.table.selectRow(row)
+        finally:
+            self._relisting = False
+        self._select(self.model.webhooks[row] if row >= 0 else None)
 
     def select_webhook(self, webhook_id: str) -> None:
         """Show this webhook (e.g. from a "webhook paused" notification); reads the list
@@ -255,9 +324,11 @@ class WebhooksPage(PanelPage):
         if row >= 0:
             self.table.selectRow(row)
         elif self.session is not None:
-            self.spawn(self._load_list(select=webhook_id))
+            self.spawn(self._load_list(select=webhook_id, max_age=0.0))
 
     def _selection_changed(self, *_: QItemSelection) -> None:
+        if self._relisting:
+            return
         rows = self.table.selectionModel().selectedRows()
         webhook = rows[0].data(WebhookRole) if rows else None
         self._select(webhook if isinstance(webhook, Webhook) else None)
@@ -269,46 +340,81 @@ class WebhooksPage(PanelPage):
         if webhook is not None and previous is not None and previous.id == webhook.id:
             return  # same webhook re-read: keep the log where the user scrolled
         self.test_label.setText("")
-        if self._timeline_task is not None:
-            self._timeline_task.cancel()
-            self._timeline_task = None
         session = self.session
         if webhook is None or session is None:
+            self._watch()
             self.logs.model.set_source(None)
             self.chart.set_timeline(None)
             return
-        webhook_id = webhook.id
-
-        async def page(number: int) -> Page[DeliveryLog]:
-            return await session.client.webhooks.logs_page(webhook_id, number)
-
-        self.logs.model.set_source(page)
+        monitor = session.webhooks
+        # The kept rows at once; then the newest page(s) until a kept row (1-2 requests).
+        self.logs.model.set_source(monitor, webhook.id)
         self.chart.set_timeline(None)
-        self._timeline_task = self.spawn(self._load_timeline(webhook_id))
+        self._watch()
+        if monitor.archive.newest(webhook.id) is not None:
+            self._update_chart()  # read before: its chart at once, topped up below
+        self.spawn(self._top_up(webhook.id))
 
-    async def _load_timeline(self, webhook_id: str) -> None:
+    async def _top_up(self, webhook_id: str) -> None:
         session = self.session
         assert session is not None
-        now = datetime.now(UTC)
-        logs: list[DeliveryLog] = []
-        capped = False
-        number = 1
-        while True:
-            page = await session.client.webhooks.logs_page(webhook_id, number)
-            logs.extend(page.data)
-            oldest = page.data[-1].created_at if page.data else None
-            if not page.has_next or not page.data:
-                break
-            if oldest is not None and _aware(oldest) < now - RETENTION:
-                break
-            if number >= TIMELINE_PAGE_CAP:
-                capped = True
-                break
-            number += 1
-        if self.selected is None or self.selected.id != webhook_id:
+        await session.webhooks.top_up(webhook_id)
+        if self.selected is not None and self.selected.id == webhook_id:
+            self._update_chart()  # also when nothing changed: a log read for the first time
+
+    def _logs_changed(self, change: LogsChanged) -> None:
+        webhook = self.selected
+        if webhook is None or change.webhook_id != webhook.id:
             return
-        note = f"chart shows the newest {len(logs):,} deliveries" if capped else ""
-        self.chart.set_timeline(build_timeline(logs, now), note)
+        self.logs.model.apply(change)
+        self._update_chart()
+
+    def _watch(self) -> None:
+        """The session polls the selected webhook's log while this page is shown."""
+        session = self.session
+        if session is None:
+            return
+        shown = self.isVisible() and self.selected is not None and not self.showing_explanation()
+        session.webhooks.watch(self.selected.id if shown and self.selected else None)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._watch()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self._watch()
+
+    def _update_chart(self) -> None:
+        """Recompute the chart from the kept rows, at most once a second while they change."""
+        self._chart_dirty = True
+        if self._chart_task is None or self._chart_task.done():
+            self._chart_task = self.spawn(self._compute_chart())
+
+    async def _compute_chart(self) -> None:
+        while self._chart_dirty:
+            session, webhook = self.session, self.selected
+            if session is None or webhook is None:
+                return
+            if self.chart.timeline is not None and self._chart_for == webhook.id:
+                # Rows keep coming (the log scrolled through pages): once a second is plenty
+                # for the chart, and the scrolling keeps the CPU (and the GIL).
+                wait = self._chart_at + CHART_EVERY_S - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue
+            self._chart_dirty = False
+            # Counted by SQLite (15-20 ms for 10,000 rows) on a worker thread, which releases
+            # the GIL meanwhile; the collector is off until it is done, so it never runs there
+            # (it could finalize Qt objects on the wrong thread; as the sync's page worker).
+            with gc_on_loop.collections_on_loop():
+                timeline, note = await asyncio.to_thread(session.webhooks.chart, webhook.id)
+            gc_on_loop.collect_if_due()
+            if self.session is not session or self.selected is None:
+                return
+            if self.selected.id == webhook.id:
+                self.chart.set_timeline(timeline, note)
+                self._chart_at, self._chart_for = time.monotonic(), webhook.id
 
     def _show_selected(self) -> None:
         webhook = self.selected
@@ -353,6 +459,8 @@ class WebhooksPage(PanelPage):
         if self.selected is not None and self.selected.id == webhook.id:
             self.selected = webhook
             self._show_selected()
+        if self.session is not None:
+            self.session.webhooks.note_webhook(webhook)
 
     # -- create / edit ---
     def open_create(self) -> None:
@@ -415,7 +523,7 @@ class WebhooksPage(PanelPage):
             session.messages.info("Webhook created.")
             if created.signing_secret:
                 self._show_secret(created.signing_secret, rotated=False)
-            await self._load_list(select=created.id)
+            await self._load_list(select=created.id, max_age=0.0)
         else:
             self._updated(updated)
             session.messages.info("Webhook saved.")
@@ -519,7 +627,7 @@ class WebhooksPage(PanelPage):
         session.messages.info("Webhook deleted.")
         if self.selected is not None and self.selected.id == webhook_id:
             self.selected = None
-        await self._load_list()
+        await self._load_list(max_age=0.0)
 
     # -- replay ---
     def ask_replay(self, log: DeliveryLog) -> None:
@@ -549,7 +657,8 @@ class WebhooksPage(PanelPage):
         else:
             session.messages.info("The server did not confirm the replay; check the log.")
         if self.selected is not None and self.selected.id == webhook_id:
-            self.logs.model.reload()
+            # The new queued row shows at once, then updates itself until it is decided.
+            await session.webhooks.top_up(webhook_id)
 
     def open_local_replay(self, log: DeliveryLog) -> None:
         webhook = self.selected
@@ -595,7 +704,3 @@ class WebhooksPage(PanelPage):
     def open_checker(self) -> None:
         self.checker = SignatureChecker(self)
         self.checker.open()
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
