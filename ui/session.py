@@ -176,17 +176,11 @@ class WorkspaceSession(QObject):
         the file cannot be opened (the message says why)."""
         if self.outbox is not None or self.closed:
             return self.outbox
-        if self.local_store is None:
-            try:
-                path = local_store_path(self._paths or Paths(), self.profile.id)
-                self.local_store = LocalStore.open(path)
-            except LocalStoreError as error:
-                self.local_store_problem = error.message
-                self.messages.post(Message(error.message, Level.ERROR))
-                return None
-            self._owns_local_store = True
+        local_store = self._local_file()
+        if local_store is None:
+            return None
         service = OutboxService(
-            self.local_store,
+            local_store,
             self.client,
             on_status=self.outboxStatusChanged.emit,
             on_created=self._outbox_created,
@@ -260,7 +254,7 @@ class WorkspaceSession(QObject):
             self._tasks.spawn(self.webhooks.run())
 
     def _local_file(self) -> LocalStore | None:
-        """The drafts file, opened now if `start_outbox()` has not yet (None: it cannot be)."""
+        """The drafts file, given or opened now (once: None, and said once, when it cannot be)."""
         if self.local_store is None and not self.local_store_problem and not self.closed:
             try:
                 path = local_store_path(self._paths or Paths(), self.profile.id)
