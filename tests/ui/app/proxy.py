@@ -38,12 +38,18 @@ class Relay:
             upstream_reader, upstream_writer = await asyncio.open_connection(
                 "127.0.0.1", self.target_port
             )
-            await asyncio.gather(_pump(reader, upstream_writer), _pump(upstream_reader, writer))
+            await asyncio.gather(
+                self._to_server(reader, upstream_writer), _pump(upstream_reader, writer)
+            )
         except (OSError, asyncio.CancelledError):
             pass
         finally:
             self._links.discard(task)
             writer.close()
+
+    async def _to_server(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """What the client sends, passed on (a subclass may watch it on the way)."""
+        await _pump(reader, writer)
 
 
 async def _pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

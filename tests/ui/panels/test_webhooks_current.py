@@ -36,7 +36,7 @@ class Relay(CountingRelay):
         self.lines = {name: line.encode() for name, line in lines.items()}
         self.counts = dict.fromkeys(lines, 0)
 
-    async def _count(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _to_server(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         tail = b""
         keep = max(len(line) for line in self.lines.values()) - 1
         try:
