@@ -6,17 +6,20 @@ RUN_STAMP  := $(VENV)/.run-installed
 TEST_STAMP := $(VENV)/.test-installed
 
 
-.PHONY: run test lint bench fmt clean mutate dist install-desktop
+.PHONY: run test lint bench fmt clean mutate dist install-desktop uninstall-desktop
 
 $(BIN)/python:
+	@echo "Postdesk: creating $(VENV) (first run only; the whole set-up takes about two minutes)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(RUN_STAMP): $(BIN)/python pyproject.toml constraints.txt
+	@echo "Postdesk: installing the app's packages into $(VENV) (pinned in constraints.txt)"
 	$(BIN)/pip install -q -c constraints.txt -e .
 	touch $@
 
 $(TEST_STAMP): $(BIN)/python pyproject.toml constraints.txt
+	@echo "Postdesk: installing the app's and the tests' packages into $(VENV) (pinned in constraints.txt)"
 	$(BIN)/pip install -q -c constraints.txt -e '.[test]'
 	touch $@ $(RUN_STAMP)
 
@@ -44,7 +47,8 @@ $(MUTATE_STAMP): $(TEST_STAMP)
 	$(BIN)/pip install -q -c constraints.txt -e '.[test,mutate]'
 	touch $@
 
-# Mutation testing of app/api, app/sync and app/store (slow: tens of minutes on 2 cores).
+# Mutation testing of app/api, app/sync, app/store, app/compose, app/networks, app/csv_io and
+# app/webhooks (slow: hours on 2 cores; `mutmut run "app.networks*"` narrows it to one package).
 mutate: $(MUTATE_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/mutmut run
 	$(BIN)/mutmut export-cicd-stats
@@ -66,6 +70,11 @@ install-desktop:
 	sed "s|^Exec=.*|Exec=$$exe|" resources/postdesk.desktop > ~/.local/share/applications/postdesk.desktop; \
 	cp resources/postdesk.svg ~/.local/share/icons/hicolor/scalable/apps/postdesk.svg; \
 	echo "installed ~/.local/share/applications/postdesk.desktop (Exec=$$exe)"
+
+# Takes Postdesk out of the desktop's application menu again (what install-desktop added).
+uninstall-desktop:
+	rm -f ~/.local/share/applications/postdesk.desktop ~/.local/share/icons/hicolor/scalable/apps/postdesk.svg
+	@echo "removed Postdesk from the application menu"
 
 fmt: $(TEST_STAMP)
 	$(BIN)/ruff format .

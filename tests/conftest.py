@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,3 +31,25 @@ def private_xdg_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         monkeypatch.setenv(variable, str(folder))
     monkeypatch.delenv("POSTDESK_API_KEY", raising=False)
     return home
+
+
+@pytest.fixture(autouse=True)
+def application_look_restored() -> Iterator[None]:
+    """Each test leaves the QApplication's look (style sheet, palette, font) as it found it:
+    a test that starts the whole app applies the theme's style sheet, and the sizes it sets
+    (paddings, fonts) made later layout tests depend on the order they ran in."""
+    import sys
+
+    widgets = sys.modules.get("PySide6.QtWidgets")
+    app = widgets.QApplication.instance() if widgets is not None else None
+    before = (app.styleSheet(), app.palette(), app.font()) if app is not None else None
+    yield
+    if app is None or before is None:
+        return
+    sheet, palette, font = before
+    if app.styleSheet() != sheet:
+        app.setStyleSheet(sheet)
+    if app.palette() != palette:
+        app.setPalette(palette)
+    if app.font() != font:
+        app.setFont(font)

@@ -24,3 +24,7 @@ class ActionSpec(NamedTuple):
     """Asked before the action runs and when menus open; None means always enabled."""
     help: str = ""
     """One line for the palette and the shortcut list."""
+    focus_within: str = ""
+    """Object name of a widget of the scope's page (or the page's own): the shortcut then
+    works only while focus is inside it, so keys such as arrows stay with the other controls
+    (lists, combo boxes) everywhere else. "": window-wide."""

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 from app.runtime.gc_policy import settle_after_start
 from app.store import CacheError, WorkspaceCache
 from app.workspaces.profiles import Paths, Profile
+from ui import style
 from ui.calendar import CalendarPage
 from ui.cli import Options
 from ui.messages import MessageBridge
@@ -31,6 +32,7 @@ from ui.shell.notify import NotifierWiring, default_notifier
 from ui.shell.pages import PageWiring
 from ui.shell.registry import ActionRegistry
 from ui.shell.screenshot import take_screenshot
+from ui.shell.single_instance import RaiseServer, socket_name
 from ui.shell.startup import StartupError
 from ui.shell.workspace_flows import WorkspaceFlows
 from ui.tasks import TaskGroup
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
     from ui.dialogs.welcome import WelcomeDialog
     from ui.notifications.notifier import Notifier
     from ui.session import WorkspaceSession
+    from ui.shell.csv_actions import CsvActions
     from ui.shell.palette import CommandPalette
 
 __all__ = ["DEMO_PROFILE", "Application", "StartupError", "profile_for_base_url"]
@@ -70,6 +73,7 @@ class Application:
         self.profiles = self.frame.profiles
         self.messages: MessageBridge = self.frame.messages
         self.tasks = TaskGroup(self.messages.error)
+        self._csv_actions: CsvActions | None = None
         self.window = self.frame.window
         self.registry = ActionRegistry(
             self.window, self.window.current_section, self.window.built_page, self.show_section
@@ -94,13 +98,19 @@ class Application:
         self.registry.set_menu_filler("Workspace", self.flows.menu_items)
         self.window.sectionChanged.connect(self.registry.section_changed)
         self.manager.syncStateChanged.connect(self.window.show_sync_state)
+        self.window.retryNowRequested.connect(self._retry_now)
         self._settled = False
         self._previous_hook: Callable[..., object] | None = None
         self._lock = self.frame.lock
+        self.raiser: RaiseServer | None = None
         self.palette: CommandPalette | None = None
         self.help_dialog: QDialog | None = None
         self._closed: asyncio.Future[None] = asyncio.get_event_loop().create_future()
         self.window.closing.connect(self.quit)
+
+    def _retry_now(self) -> None:
+        if self.manager.session is not None:
+            self.manager.session.retry_now()
 
     # -- what tests and pages reach ---
     @property
@@ -147,6 +157,8 @@ class Application:
         self._guard_cache_reads()
         try:
             opening = self.frame.open()  # done already when `postdesk` painted it first
+            # The data folder is ours now: a second launch raises this window.
+            self.raiser = RaiseServer(socket_name(self.paths.data_dir), self.window)
             self.pages.painted_already(opening.painted_from)
             self.flows.show_notice()  # a damaged or newer workspace list, said in words
             if opening.profile is None:
@@ -180,6 +192,11 @@ class Application:
 
     def quit(self) -> None:
         if not self._closed.done():
+            from ui.quit_guard import quit_guard
+
+            # Text only in memory (the drafts file refused it): ask first (issue 19 §2).
+            if not quit_guard().ask_or_go(self.window, self.quit):
+                return
             self._closed.set_result(None)
 
     async def _after_first_paint(self) -> None:
@@ -207,6 +224,9 @@ class Application:
         if not self._settled:
             self._settled = True
             settle_after_start()
+        from ui.composer.emoji_picker import emoji_font_family
+
+        emoji_font_family()  # emoji in every list drawn in colour, not as boxes (once)
 
     async def _saved_key(self, profile: Profile) -> str:
         return await self.flows.saved_key(profile)
@@ -219,14 +239,32 @@ class Application:
         self.pages.new_post()
 
     def import_csv(self) -> None:
-        self.window.show_section("compose")
-        self.pages.composer().choose_csv()
+        self.window.show_section("compose")  # its outbox shows the rows going out
+        self.csv_actions().choose_import()
 
     def export_csv(self) -> None:
-        self.pages.composer().choose_export()
+        self.csv_actions().choose_export()
+
+    def csv_actions(self) -> CsvActions:
+        """File ▸ Import CSV… and Export calendar to CSV… (the window's, built on first use)."""
+        if self._csv_actions is None:
+            from ui.calendar.timezone import system_time_zone
+            from ui.shell.csv_actions import CsvActions
+
+            self._csv_actions = CsvActions(
+                self.window,
+                lambda: self.manager.session,
+                self.tasks,
+                self.messages,
+                system_time_zone,
+            )
+        return self._csv_actions
 
     def refresh(self) -> None:
         self.manager.retry()
+
+    def choose_theme(self, choice: str) -> None:
+        style.choose_theme(self.qt_app, choice)
 
     def has_session(self) -> bool:
         return self.manager.session is not None
@@ -280,13 +318,14 @@ class Application:
     # -- shutdown ---
     async def shutdown(self) -> None:
         await self.tasks.cancel_all()
-        composer = self.window.built_page("compose")
-        finish = getattr(composer, "shutdown", None)
-        if callable(finish):  # the last keystrokes reach the drafts file before the loop ends
-            await finish()
+        composer = self.pages.built_composer()
+        if composer is not None:  # the last keystrokes reach the drafts file before the loop ends
+            await composer.shutdown()
         await self.notifications.close()
         await self.manager.shutdown()
         if self._previous_hook is not None:
             sys.excepthook, self._previous_hook = self._previous_hook, None
+        if self.raiser is not None:
+            self.raiser.close()
         self._lock.release()
         self.window.close()

@@ -18,6 +18,8 @@ class Options(NamedTuple):
     date: date | None
     screenshot: Path | None
     demo_posts: int | None
+    theme: str | None = None
+    """"system", "light" or "dark"; None: the one chosen last in View > Theme."""
 
 
 def _iso_date(text: str) -> date:
@@ -27,11 +29,36 @@ def _iso_date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"not a date in YYYY-MM-DD form: {text!r}") from None
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("postdesk")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "(not installed)"
+
+
+class _VersionAction(argparse.Action):
+    """--version, with the version read only when asked (not on every start)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)  # type: ignore[arg-type]
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
+        print(f"postdesk {_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="postdesk",
         description="Plan, compose and watch social media posts.",
-        epilog="With --base-url the API key is read from the POSTDESK_API_KEY environment "
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="commands without a window:\n"
+        "  postdesk import ...   create posts from a CSV file (postdesk import --help)\n"
+        "  postdesk export ...   write the workspace's posts to a CSV file "
+        "(postdesk export --help)\n\n"
+        "With --base-url the API key is read from the POSTDESK_API_KEY environment\n"
         "variable and nothing is stored.",
     )
     parser.add_argument("--demo", action="store_true", help="open the built-in demo workspace")
@@ -47,6 +74,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="wait for the first sync, save a PNG of the window to PATH and exit",
     )
+    parser.add_argument(
+        "--theme",
+        choices=("system", "light", "dark"),
+        help="colours for this run (default: the last View > Theme choice, else the system's)",
+    )
+    parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
     parser.add_argument("--demo-posts", type=int, help=argparse.SUPPRESS)
     return parser
 
@@ -64,4 +97,5 @@ def parse_args(argv: list[str]) -> Options:
         date=args.date,
         screenshot=args.screenshot,
         demo_posts=args.demo_posts,
+        theme=args.theme,
     )

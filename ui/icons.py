@@ -10,27 +10,10 @@ from pathlib import Path
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QIcon, QPixmap
 
-from app.domain.enums import Platform
+from app.domain.enums import Platform, known, platform_name
 from ui.resources import resources_dir
 
 UNKNOWN_NETWORK = "unknown"
-
-NETWORK_NAMES: dict[str, str] = {
-    Platform.LINKEDIN: "LinkedIn",
-    Platform.LINKEDIN_PAGE: "LinkedIn Page",
-    Platform.X: "X",
-    Platform.FACEBOOK: "Facebook",
-    Platform.INSTAGRAM: "Instagram",
-    Platform.INSTAGRAM_FACEBOOK: "Instagram (via Facebook)",
-    Platform.TIKTOK: "TikTok",
-    Platform.YOUTUBE: "YouTube",
-    Platform.THREADS: "Threads",
-    Platform.PINTEREST: "Pinterest",
-    Platform.BLUESKY: "Bluesky",
-    Platform.MASTODON: "Mastodon",
-    Platform.TELEGRAM: "Telegram",
-    Platform.DISCORD: "Discord",
-}
 
 
 def icon_path(name: str) -> Path:
@@ -38,15 +21,17 @@ def icon_path(name: str) -> Path:
 
 
 def network_name(platform: str | None) -> str:
-    """Human name of a network; an unknown identifier is shown as it came."""
-    if not platform:
-        return "Unknown network"
-    return NETWORK_NAMES.get(platform, platform)
+    """Human name of a network (named in `app.domain.enums`); an unknown identifier is shown
+    as it came."""
+    return platform_name(platform)
 
 
 def network_icon_name(platform: str | None) -> str:
-    if platform and platform in NETWORK_NAMES and icon_path(platform).exists():
-        return platform
+    """The icon file's name: the identifier itself for every `Platform` (a test holds that
+    each has its file), the neutral one otherwise."""
+    network = known(Platform, platform)
+    if network is not None and icon_path(network.value).exists():
+        return network.value
     return UNKNOWN_NETWORK
 
 

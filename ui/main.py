@@ -31,6 +31,10 @@ def main(argv: list[str] | None = None) -> int:
         from app.csv_io.cli import main as import_csv
 
         return import_csv(args)
+    if args[:1] == ["export"]:  # headless CSV export: reads the server, writes the file
+        from app.csv_io.export_cli import main as export_csv
+
+        return export_csv(args)
     # Up to the first paint nothing made becomes garbage (modules, classes, Qt's types, the
     # window and the shown posts all live on), yet young collections would walk it all again and
     # again (~10 ms). `_paint_first` turns the collector back on once the window is painted.
@@ -51,15 +55,21 @@ def _start(args: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from ui.resources import ResourcesMissing
-    from ui.shell.startup import StartupError, log_unexpected, report_failure
+    from ui.shell.startup import AlreadyRunning, StartupError, log_unexpected, report_failure
     from ui.style import apply_style
 
     qt_app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(qt_app, QApplication)
     qt_app.setApplicationName("Postdesk")
     qt_app.setOrganizationName("Postdesk")
+    # The desktop matches the window to postdesk.desktop (not "python3" from a venv), and the
+    # icon is the window's _NET_WM_ICON.
+    qt_app.setDesktopFileName("postdesk")
+    from ui.shell.app_icon import app_icon
+
+    qt_app.setWindowIcon(app_icon())
     try:
-        apply_style(qt_app)
+        apply_style(qt_app, options.theme)
     except ResourcesMissing as error:
         report_failure(str(error))
         return 2
@@ -67,11 +77,25 @@ def _start(args: list[str]) -> int:
         return _run(qt_app, options)
     except KeyboardInterrupt:  # Ctrl+C before the window's handler was installed
         return 130
+    except AlreadyRunning as error:
+        from app.workspaces.profiles import Paths
+        from ui.shell.single_instance import ask_running_to_raise, socket_name
+
+        if ask_running_to_raise(socket_name(Paths().data_dir)):
+            print("postdesk: Postdesk is already running; its window is in front now.")
+            return 0
+        report_failure(str(error))
+        return 2
     except StartupError as error:
         report_failure(str(error))
         return 2
     except Exception as error:  # the last line of defence: a sentence, and the details in a file
+        from app.store.disk_full import disk_full_message, is_disk_full
         from app.workspaces.profiles import Paths
+
+        if is_disk_full(error):  # not a bug: no traceback to keep (and no room to keep it)
+            report_failure(disk_full_message(error))
+            return 2
 
         log = log_unexpected(error, Paths().cache_dir)
         where = f" The details are in {log}." if log is not None else ""

@@ -232,6 +232,14 @@ class WorkspaceSession(QObject):
         self.sync.request_refresh(full=True)
         self.webhooks.request_refresh()  # the list and the log on screen, read once
 
+    def retry_now(self) -> None:
+        """The user ends a server-imposed wait (Retry-After) early: the gate opens and the sync
+        reads again at once (issue 19 §3: a huge Retry-After must not lock the workspace)."""
+        self.client.rate_gate.retry_now()
+        self._after_wait.stop()
+        self._restore_state()
+        self.sync.request_refresh(full=False)
+
     # -- webhooks ---
     @property
     def webhooks(self) -> WebhookMonitor:
@@ -264,6 +272,8 @@ class WorkspaceSession(QObject):
                 self.messages.post(Message(error.message, Level.ERROR))
                 return None
             self._owns_local_store = True
+            if self.local_store.notice:  # it was empty: said, not taken silently as new
+                self.messages.post(Message(self.local_store.notice, Level.WARNING))
         return self.local_store
 
     def watch_period(self, start: datetime, end: datetime) -> None:
@@ -368,9 +378,6 @@ class WorkspaceSession(QObject):
     def move_to_draft(self, post_id: str) -> asyncio.Task[Any] | None:
         """Scheduled or failed → draft (spec §3)."""
         return self._write(post_id, self._to_draft(post_id, undoable=True))
-
-    def unschedule(self, post_id: str) -> asyncio.Task[Any] | None:
-        return self.move_to_draft(post_id)
 
     async def _to_draft(self, post_id: str, *, undoable: bool) -> None:
         before = self.cache.post(post_id)

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+from cachetools import TTLCache
 from pydantic import TypeAdapter
 
 from app.api import routes
@@ -144,7 +145,10 @@ class InstagramAudio(Resource):
         self.budget = LookupBudget(self._clock)
         # Per user: shared with `Lookups` (boards, channels) through the client.
         self.user_budget = user_budget or LookupBudget(self._clock, USER_REQUESTS_PER_WINDOW)
-        self._cache: OrderedDict[AudioKey, tuple[float, list[AudioAsset]]] = OrderedDict()
+        # Least recently used go first when full; expiry on the client's clock (tests move it).
+        self._cache: TTLCache[AudioKey, list[AudioAsset], float] = TTLCache(
+            maxsize=_CACHE_ENTRIES, ttl=CACHE_SECONDS, timer=self._clock.now
+        )
         self._in_flight: dict[AudioKey, asyncio.Task[list[AudioAsset]]] = {}
         self._covers: OrderedDict[str, bytes] = OrderedDict()
         self._cover_gate = asyncio.Semaphore(4)
@@ -202,14 +206,8 @@ class InstagramAudio(Resource):
     # -- search -------------------------------------------------------------------------
 
     def cached(self, key: AudioKey) -> list[AudioAsset] | None:
-        entry = self._cache.get(key)
-        if entry is None:
-            return None
-        expires_at, assets = entry
-        if expires_at <= self._clock.now():
-            del self._cache[key]
-            return None
-        return list(assets)
+        assets = self._cache.get(key)
+        return None if assets is None else list(assets)
 
     async def search(
         self,
@@ -277,10 +275,7 @@ class InstagramAudio(Resource):
         except RateLimited as error:
             self._blocked_by_server(error)
             raise
-        self._cache[key] = (self._clock.now() + CACHE_SECONDS, assets)
-        self._cache.move_to_end(key)
-        while len(self._cache) > _CACHE_ENTRIES:
-            self._cache.popitem(last=False)
+        self._cache[key] = assets
         return list(assets)
 
     # -- one track, fresh links ---------------------------------------------------------

@@ -16,6 +16,7 @@ from app.api.posts import PostsApi
 from app.api.rate_gate import RateGate
 from app.api.repurposes import RepurposesApi
 from app.api.retry import SYSTEM_CLOCK, Clock, RetryHook, RetryPolicy
+from app.api.server_clock import ServerClock
 from app.api.signatures import SignaturesApi
 from app.api.transport import Transport
 from app.api.uploads import UploadsApi
@@ -74,6 +75,11 @@ class ApiClient:
     def clock(self) -> Clock:
         """The monotonic clock the client waits on (injected in tests)."""
         return self._transport.clock
+
+    @property
+    def server_clock(self) -> ServerClock:
+        """The server's time as this client measured it (`Date` headers, `created_at`)."""
+        return self._transport.server_clock
 
     @property
     def rate_gate(self) -> RateGate:

@@ -72,6 +72,18 @@ class ProtocolError(ApiError):
         self.excerpt = excerpt
 
 
+class EndlessList(ProtocolError):
+    """A paginated list that does not end (a page repeated, far more pages than items): the walk
+    stopped instead of asking forever."""
+
+    default_message = "The server's list does not end; reading it was stopped."
+    default_hint = (
+        "The server sent the same page again or claimed far more pages than it has, so "
+        "Postdesk stopped reading the list; what was saved before is kept. Tell the server's "
+        "administrator."
+    )
+
+
 class Redirected(ProtocolError):
     """3xx: the server sent us elsewhere. The API never redirects, so the base URL is almost
     certainly wrong (http instead of https, or `/api` missing). `location` is where it pointed."""
@@ -225,7 +237,8 @@ class ValidationFailed(ApiError):
 
 
 class RateLimited(ApiError):
-    """429. `retry_after` is in seconds when known; `name` is the body's `name` field."""
+    """429. `retry_after` is in seconds when known (clamped, see `app.api.retry`); `server_said`
+    is the server's own `Retry-After` when it differs; `name` is the body's `name` field."""
 
     default_message = "Too many requests."
 
@@ -237,17 +250,32 @@ class RateLimited(ApiError):
         hint: str | None = None,
         retry_after: float | None = None,
         name: str | None = None,
+        server_said: str | None = None,
     ) -> None:
         self.retry_after = retry_after
         self.name = name
-        super().__init__(message, status=status, hint=hint or _retry_hint(retry_after))
+        self.server_said = server_said
+        super().__init__(message, status=status, hint=hint or _retry_hint(retry_after, server_said))
 
 
-def _retry_hint(retry_after: float | None) -> str:
+def _retry_hint(retry_after: float | None, server_said: str | None = None) -> str:
     if retry_after is None:
         return "The server is limiting requests. Wait a moment and try again."
     seconds = max(1, round(retry_after))
-    return f"The server is limiting requests. Try again in {seconds} s."
+    hint = f"The server is limiting requests. Try again in {seconds} s."
+    if server_said is not None and _differs(server_said, retry_after):
+        hint += (
+            f" (The server asked for “Retry-After: {server_said}”; Postdesk waits between 1 s "
+            "and 15 min. Retry now tries at once.)"
+        )
+    return hint
+
+
+def _differs(server_said: str, seconds: float) -> bool:
+    try:
+        return abs(float(server_said) - seconds) > 1
+    except ValueError:
+        return True
 
 
 class UpstreamFailed(ApiError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from typing import NamedTuple
 
+from app.api.hold import Hold
 from app.api.retry import Clock
 
 WINDOW_SECONDS = 60.0
@@ -27,7 +28,7 @@ class LookupBudget:
         self.limit = limit
         self._window = window
         self._spent: deque[float] = deque()
-        self._blocked_until = 0.0
+        self._server_hold = Hold(clock)
 
     def _forget_old(self, now: float) -> None:
         while self._spent and self._spent[0] <= now - self._window:
@@ -37,7 +38,7 @@ class LookupBudget:
         """Seconds until one more request may be sent; 0 when it may go now."""
         now = self._clock.now()
         self._forget_old(now)
-        wait = self._blocked_until - now
+        wait = self._server_hold.remaining()
         if len(self._spent) >= self.limit:
             wait = max(wait, self._spent[-self.limit] + self._window - now)
         return max(wait, 0.0)
@@ -53,13 +54,13 @@ class LookupBudget:
 
     @property
     def server_blocked(self) -> bool:
-        return self._blocked_until > self._clock.now()
+        return self._server_hold.held
 
     def spend(self) -> None:
         self._spent.append(self._clock.now())
 
     def block_for(self, seconds: float) -> None:
-        self._blocked_until = max(self._blocked_until, self._clock.now() + seconds)
+        self._server_hold.hold_for(seconds)
 
 
 class BudgetStatus(NamedTuple):

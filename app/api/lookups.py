@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Literal
 
+from cachetools import TTLCache
 from pydantic import TypeAdapter
 
 from app.api import routes
@@ -21,6 +22,7 @@ from app.api.transport import Transport
 from app.models.accounts import NamedItem
 
 CACHE_SECONDS = 600.0
+_CACHE_ENTRIES = 256
 MAX_WAITS = 2
 Kind = Literal["boards", "channels"]
 _ITEMS = TypeAdapter(list[NamedItem])
@@ -46,7 +48,10 @@ class Lookups:
         self._transport = transport
         self._clock = clock or transport.clock
         self.user_budget = user_budget or LookupBudget(self._clock, USER_REQUESTS_PER_WINDOW)
-        self._cache: dict[tuple[Kind, str], tuple[float, list[NamedItem]]] = {}
+        # Expiry on the client's clock, so tests move time instead of sleeping.
+        self._cache: TTLCache[tuple[Kind, str], list[NamedItem], float] = TTLCache(
+            maxsize=_CACHE_ENTRIES, ttl=CACHE_SECONDS, timer=self._clock.now
+        )
         self._in_flight: dict[tuple[Kind, str], asyncio.Future[list[NamedItem]]] = {}
         self.requests_sent = 0
 
@@ -57,10 +62,8 @@ class Lookups:
         return await self._get("channels", account_id)
 
     def cached(self, kind: Kind, account_id: str) -> list[NamedItem] | None:
-        entry = self._cache.get((kind, account_id))
-        if entry is None or entry[0] <= self._clock.now():
-            return None
-        return list(entry[1])
+        items = self._cache.get((kind, account_id))
+        return None if items is None else list(items)
 
     async def _get(self, kind: Kind, account_id: str) -> list[NamedItem]:
         hit = self.cached(kind, account_id)
@@ -116,7 +119,7 @@ class Lookups:
                 if waits >= MAX_WAITS:
                     raise
                 continue
-            self._cache[(kind, account_id)] = (self._clock.now() + CACHE_SECONDS, items)
+            self._cache[(kind, account_id)] = items
             return list(items)
 
 

@@ -16,12 +16,14 @@ from __future__ import annotations
 import asyncio
 import collections
 import itertools
+import logging
 import math
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
-from app.api.errors import RateLimited
+from app.api.errors import EndlessList, RateLimited
+from app.api.hold import Hold
 from app.api.retry import Clock, RetryHook, RetryPolicy
 from app.models.pagination import Page
 from app.models.unreadable import ItemList
@@ -30,10 +32,76 @@ T = TypeVar("T")
 
 PageFetcher = Callable[[int], Awaitable[Page[T]]]
 
+log = logging.getLogger("app.api")
+
+MAX_PAGES = 10_000
+"""No walk asks for more pages than this, whatever the server claims (150,000 posts at 15 a
+page): a `last_page` of 1,000,000 must not become a million requests."""
+PAGES_PAST_TOTAL = 2
+"""Pages a walk may read past what `meta.total` promised (the list grows while it is read)."""
+
 
 def size_is_known(page: Page[T]) -> bool:
     meta = page.meta
     return meta.last_page is not None or (meta.total is not None and bool(meta.per_page))
+
+
+def plausible_last(page: Page[T]) -> int:
+    """The last page number a walk may ask for, from what the first page says: `last_page` is
+    believed only as far as `total` / `per_page` (plus a little growth) and `MAX_PAGES` allow."""
+    meta = page.meta
+    last = page.last_page
+    if meta.total is not None and meta.per_page:
+        last = min(last, max(1, math.ceil(max(meta.total, 0) / meta.per_page)) + PAGES_PAST_TOTAL)
+    return max(1, min(last, MAX_PAGES))
+
+
+class WalkGuard:
+    """Watches the pages of one walk and stops it when the server's list cannot be a list: a page
+    with the same items as an earlier one (`links.next` pointing at itself, `page` ignored), more
+    pages than `MAX_PAGES`. An empty page after the first ends the walk quietly (lists shrink
+    while they are read): it is still handed out, last, for its `meta`; `stopped` then says why,
+    for the log and tests."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.stopped: str | None = None
+        self._seen: dict[tuple[object, ...], int] = {}
+
+    def admit(self, number: int, page: Page[Any]) -> bool:
+        """Whether page `number` belongs to the list (False: the walk ends before it).
+        Raises `EndlessList` when the list repeats itself."""
+        if number > MAX_PAGES:
+            raise EndlessList(
+                f"The server's list {self.what} has more than {MAX_PAGES:,} pages; reading it "
+                f"was stopped there."
+            )
+        if number > 1 and not page.data:
+            self.stopped = f"page {number} of {self.what} is empty: the list ends there"
+            log.info("Walk stopped: %s", self.stopped)
+            return False
+        fingerprint = _fingerprint(page)
+        if fingerprint:
+            earlier = self._seen.setdefault(fingerprint, number)
+            if earlier != number:
+                raise EndlessList(
+                    f"The server sent the same page of {self.what} again (page {number} repeats "
+                    f"page {earlier}); reading it was stopped after {number} requests."
+                )
+        return True
+
+    def past_total(self, number: int, last: int) -> bool:
+        if number <= last:
+            return False
+        self.stopped = f"{self.what} went on past the {last} pages its total promised"
+        log.warning("Walk stopped: %s", self.stopped)
+        return True
+
+
+def _fingerprint(page: Page[Any]) -> tuple[object, ...]:
+    """The ids of a page's items (empty when they have none to compare by)."""
+    ids = tuple(getattr(item, "id", None) for item in page.data)
+    return ids if ids and None not in ids else ()
 
 
 class AdaptiveLimit:
@@ -45,8 +113,7 @@ class AdaptiveLimit:
         """What `follow` may reach: the walk's cap, halved by every 429 like the limit."""
         self.active = 0
         self.peak = 0
-        self._clock = clock
-        self._resume_at = 0.0
+        self._paused = Hold(clock)
         self._changed = asyncio.Condition()
 
     async def acquire(self) -> None:
@@ -54,8 +121,7 @@ class AdaptiveLimit:
             await self._changed.wait_for(lambda: self.active < self.limit)
             self.active += 1
             self.peak = max(self.peak, self.active)
-        while (remaining := self._resume_at - self._clock.now()) > 0:
-            await self._clock.sleep(remaining)
+        await self._paused.wait()
 
     async def release(self) -> None:
         async with self._changed:
@@ -65,7 +131,7 @@ class AdaptiveLimit:
     def back_off(self, delay: float) -> None:
         self.limit = max(1, self.limit // 2)
         self.ceiling = max(1, min(self.ceiling // 2, self.limit))
-        self._resume_at = max(self._resume_at, self._clock.now() + delay)
+        self._paused.hold_for(delay)
 
     def follow(self, limit: int) -> None:
         """The bound an adaptive walk's pace wants, never above the ceiling a 429 left.
@@ -192,7 +258,11 @@ class Pages(Generic[T]):
         clock: Clock,
         retry: RetryPolicy,
         on_retry: Callable[[], RetryHook | None] = lambda: None,
+        what: str = "",
     ) -> None:
+        self._what = what or "the list"
+        self.last_guard: WalkGuard | None = None
+        """The guard of the latest walk: why it stopped early, if it did."""
         self._fetch = fetch
         self._clock = clock
         self._retry = retry
@@ -239,44 +309,70 @@ class Pages(Generic[T]):
     ) -> AsyncGenerator[Page[T], None]:
         """Pages in order. With `concurrency > 1` the pages after the first are fetched ahead:
         `concurrency` at a time, or with `adaptive`, as many as pay off (`Pace`), at most
-        `concurrency`."""
+        `concurrency`. The walk is bounded whatever the server says (`WalkGuard`)."""
+        async for page in self._walk(concurrency=concurrency, adaptive=adaptive):
+            yield page
+
+    async def _walk(
+        self, *, concurrency: int = 1, adaptive: bool = False, max_pages: int | None = None
+    ) -> AsyncGenerator[Page[T], None]:
+        guard = self.last_guard = WalkGuard(self._what)
         pace = Pace(concurrency) if adaptive and concurrency > 1 else None
         self.last_pace = pace
         limit = self._new_limit(1 if pace is not None else concurrency)
         if pace is not None:
             limit.ceiling = concurrency
         first = await self._fetch_bounded(1, limit, pace)
+        guard.admit(1, first)
         if pace is not None:
             pace.handed_out()
         yield first
         if pace is not None:
             limit.follow(pace.page_done())
+        wanted_last = MAX_PAGES + 1 if max_pages is None else max_pages
         if concurrency <= 1 or not size_is_known(first):
             page, number = first, 1
+            promised = plausible_last(first) if size_is_known(first) else MAX_PAGES + 1
             # Our own counter, not the page's: a server that misreports `current_page` must not
             # make us fetch the same page forever. An empty page ends the walk too.
-            while page.has_next and page.data:
+            while page.has_next and page.data and number < wanted_last:
                 number += 1
+                if guard.past_total(number, promised):
+                    return
                 page = await self._fetch_bounded(number, limit)
+                if not guard.admit(number, page):
+                    yield page  # empty, but its `meta.total` tells a reader the list moved
+                    return
                 yield page
             return
         # A bounded window of pages fetched ahead: unbounded, every page would be fetched and
         # parsed long before the caller consumed it, and all of them (with their thousands of
         # models) would be alive at once, which the garbage collector walks again and again.
-        numbers = iter(range(2, first.last_page + 1))
+        numbers = iter(range(2, min(plausible_last(first), wanted_last) + 1))
         del first  # like every page handed out: the caller decides how long it lives
-        ahead: collections.deque[asyncio.Future[Page[T]]] = collections.deque()
+        ahead: collections.deque[tuple[int, asyncio.Future[Page[T]]]] = collections.deque()
         try:
             while True:
                 # The bound in force (a 429 halves it, the pace raises it): pages fetched ahead
                 # beyond it would only wait for it, holding their futures.
                 wanted = limit.limit if pace is not None else concurrency
                 for number in itertools.islice(numbers, max(0, wanted - len(ahead))):
-                    ahead.append(asyncio.ensure_future(self._fetch_bounded(number, limit, pace)))
+                    ahead.append(
+                        (number, asyncio.ensure_future(self._fetch_bounded(number, limit, pace)))
+                    )
                 if not ahead:
                     return
-                page = await ahead[0]
+                number, future = ahead[0]
+                page = await future
                 ahead.popleft()  # a finished task would keep its page alive
+                del future
+                if not guard.admit(number, page):
+                    # Empty: the walk ends, but the page is handed out, since its `meta.total`
+                    # is how a reader learns that the list shrank while it was read (the
+                    # outbox's check reads the list again then, or it would miss a post and
+                    # send a batch twice).
+                    yield page
+                    return
                 if pace is not None:
                     pace.handed_out()
                 yield page
@@ -284,7 +380,7 @@ class Pages(Generic[T]):
                 if pace is not None:
                     limit.follow(pace.page_done())
         finally:
-            await _cancel(ahead)
+            await _cancel([future for _, future in ahead])
 
     async def iter_items(self, *, concurrency: int = 1) -> AsyncIterator[T]:
         async for page in self.iter_pages(concurrency=concurrency):
@@ -304,24 +400,7 @@ class Pages(Generic[T]):
         With `key`, an item seen on an earlier page is not repeated (lists can shift while they
         are read, pushing an item onto the next page too).
         """
-        limit = self._new_limit(concurrency)
-        first = await self._fetch_bounded(1, limit)
-        pages = [first]
-        wanted = first_pages
-        if size_is_known(first):
-            last = first.last_page if wanted is None else min(first.last_page, wanted)
-            tasks = [
-                asyncio.ensure_future(self._fetch_bounded(n, limit)) for n in range(2, last + 1)
-            ]
-            try:
-                pages += await asyncio.gather(*tasks)
-            finally:
-                await _cancel(tasks)
-        else:
-            page = first
-            while page.has_next and page.data and (wanted is None or len(pages) < wanted):
-                page = await self._fetch_bounded(len(pages) + 1, limit)
-                pages.append(page)
+        pages = [page async for page in self._walk(concurrency=concurrency, max_pages=first_pages)]
         return _flatten(pages, key)
 
 

@@ -95,5 +95,9 @@ class Resource:
 
         transport = self._transport
         return Pages(
-            fetch, clock=transport.clock, retry=transport.retry, on_retry=lambda: transport.on_retry
+            fetch,
+            clock=transport.clock,
+            retry=transport.retry,
+            on_retry=lambda: transport.on_retry,
+            what=path,
         )

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Protocol
 
+from app.api.backoff import backoff_delay
 from app.api.errors import ApiError
 
 
@@ -52,19 +53,51 @@ class RetryPolicy:
 
     def backoff(self, attempt: int, rng: Callable[[], float] = random.random) -> float:
         """Delay after the failed `attempt` (1-based) when the server gave no Retry-After."""
-        delay = min(self.max_delay, self.base_delay * 2 ** max(attempt - 1, 0))
-        return delay * (1 + self.jitter * rng())
+        return backoff_delay(
+            attempt, base=self.base_delay, cap=self.max_delay, jitter_span=self.jitter, rng=rng
+        )
 
 
-NO_RETRY = RetryPolicy(max_attempts=1)
+MIN_RETRY_AFTER = 1.0
+"""The shortest wait a 429 buys: `Retry-After: -5`, `0` or garbage must not become a flood."""
+MAX_RETRY_AFTER = 15 * 60.0
+"""The longest: `Retry-After: 99999999` must not lock the workspace for three years (the user can
+also *Retry now*)."""
 
 
 def parse_retry_after(headers: Mapping[str, str], now: datetime | None = None) -> float | None:
-    """Seconds from a `Retry-After` header: integer seconds (the spec) or an HTTP date."""
+    """Seconds from a `Retry-After` header (integer seconds, the spec, or an HTTP date), clamped
+    to [MIN_RETRY_AFTER, MAX_RETRY_AFTER]; None without the header. What the server actually
+    said is `retry_after_said`."""
     raw = headers.get("retry-after")
     if raw is None:
         return None
-    raw = raw.strip()
+    # A date is counted from the server's own `Date` when it sent one, not from this computer's
+    # clock (which may be minutes off: issue 19 §1).
+    seconds = _retry_after_seconds(raw.strip(), now or _date_of(headers))
+    if seconds is None:
+        return MIN_RETRY_AFTER
+    return min(max(seconds, MIN_RETRY_AFTER), MAX_RETRY_AFTER)
+
+
+def retry_after_said(headers: Mapping[str, str]) -> str | None:
+    """The server's own `Retry-After` (shortened), to show beside the wait actually used."""
+    raw = headers.get("retry-after")
+    return None if raw is None else (" ".join(raw.split())[:40] or "(empty)")
+
+
+def _date_of(headers: Mapping[str, str]) -> datetime | None:
+    raw = headers.get("date")
+    if not raw:
+        return None
+    try:
+        when = parsedate_to_datetime(raw)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def _retry_after_seconds(raw: str, now: datetime | None) -> float | None:
     try:
         seconds = float(raw)
     except ValueError:
@@ -77,4 +110,4 @@ def parse_retry_after(headers: Mapping[str, str], now: datetime | None = None) -
         seconds = (when - (now or datetime.now(UTC))).total_seconds()
     if seconds != seconds or seconds in (float("inf"), float("-inf")):  # NaN or infinite
         return None
-    return max(seconds, 0.0)
+    return seconds

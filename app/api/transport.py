@@ -13,11 +13,14 @@ Retry rules (DESIGN.md): a request is tried again only when doing so cannot do h
 
 from __future__ import annotations
 
-import json
+import asyncio
+import functools
 import logging
 import re
+import ssl
 import sys
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import AsyncIterator, Callable, Mapping
 from datetime import UTC, tzinfo
 from typing import Any
 
@@ -25,9 +28,18 @@ import httpx
 
 from app.api import errors as e
 from app.api import routes
+from app.api.bounded_body import ACCEPT_ENCODING, BodyRefused, loads_bounded, read_bounded
 from app.api.rate_gate import RateGate
-from app.api.retry import SYSTEM_CLOCK, Clock, RetryHook, RetryPolicy, parse_retry_after
+from app.api.retry import (
+    SYSTEM_CLOCK,
+    Clock,
+    RetryHook,
+    RetryPolicy,
+    parse_retry_after,
+    retry_after_said,
+)
 from app.api.routes import REDUCED_ROUTE_SET
+from app.api.server_clock import ServerClock
 
 log = logging.getLogger("app.api")
 
@@ -45,6 +57,11 @@ _EXCERPT_CHARS = 200
 _SECRET_MASK = "[redacted]"
 
 Files = Mapping[str, tuple[str, bytes, str]]
+
+REQUEST_DEADLINE = 120.0
+"""The longest a whole request may take, answer read to its end: the per-read timeout never fires
+for a server that sends one byte a second. An upload gets more (`_deadline_for`)."""
+UPLOAD_BYTES_PER_SECOND = 100_000
 
 _AUTH_MESSAGES: dict[str, type[e.AuthError]] = {
     "unauthenticated.": e.Unauthenticated,
@@ -100,36 +117,62 @@ class Transport:
         self.clock = clock
         self.on_retry = on_retry
         self.rate_gate = RateGate(clock)
+        self.server_clock = ServerClock()
         self._rng = rng
         self._api_key = api_key
         self._setup_error: e.ApiError | None = None
         problem = _key_problem(api_key)
         if problem is not None:
             self._setup_error = e.Unauthenticated(problem)
-        headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
+        headers = {
+            "Accept": "application/json",
+            "Accept-Encoding": ACCEPT_ENCODING,
+            "User-Agent": USER_AGENT,
+        }
         if problem is None:
             headers["Authorization"] = f"Bearer {api_key}"
+        self._headers = headers
+        self._timeout = timeout
+        self._custom_transport = transport
+        self.deadline = REQUEST_DEADLINE
         try:
-            self._client = httpx.AsyncClient(
-                base_url=base_url.strip().rstrip("/"),
-                headers=headers,
-                timeout=httpx.Timeout(timeout),
-                transport=transport,
-                follow_redirects=False,
-            )
+            self._base = httpx.URL(base_url.strip().rstrip("/"))
+            if self._base.scheme not in ("http", "https") or not self._base.host:
+                raise httpx.InvalidURL("not a web address")
         except httpx.InvalidURL:
             self._setup_error = self._setup_error or _bad_address()
-            self._client = httpx.AsyncClient(headers=headers, transport=transport)
+            self._base = httpx.URL("")
+        # Built on the first request, its TLS setup in a worker thread (`_http`): loading the CA
+        # store took 1.4-1.9 s of a frozen window on busy cores when done here, on the GUI thread.
+        self._client: httpx.AsyncClient | None = None
+        self._client_lock = asyncio.Lock()
 
     def __repr__(self) -> str:
-        return f"Transport(base_url={str(self._client.base_url)!r})"
+        return f"Transport(base_url={self.base_url!r})"
 
     @property
     def base_url(self) -> str:
-        return str(self._client.base_url).rstrip("/")
+        return str(self._base).rstrip("/")
+
+    async def _http(self) -> httpx.AsyncClient:
+        async with self._client_lock:
+            if self._client is None:
+                verify: ssl.SSLContext | bool = True
+                if self._custom_transport is None:
+                    verify = await asyncio.to_thread(shared_ssl_context)
+                self._client = httpx.AsyncClient(
+                    base_url=self._base,
+                    headers=self._headers,
+                    timeout=httpx.Timeout(self._timeout),
+                    transport=self._custom_transport,
+                    verify=verify,
+                    follow_redirects=False,
+                )
+            return self._client
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        if self._client is not None:
+            await self._client.aclose()
 
     def scrub(self, text: str) -> str:
         """Remove the API key from text that came from elsewhere (server bodies, messages)."""
@@ -157,20 +200,18 @@ class Transport:
         if method not in IDEMPOTENT:
             allowed = allowed & {429}
         if log.isEnabledFor(logging.DEBUG):
-            log.debug("%s %s headers=%s", method, path, redact_headers(self._client.headers))
+            log.debug("%s %s headers=%s", method, path, redact_headers(self._headers))
         attempt = 0
         while True:
             attempt += 1
             last_try = attempt >= self.retry.max_attempts
             await self._pass_rate_gate()
             try:
-                response = await self._client.request(
-                    method,
-                    path,
-                    params=dict(params) if params else None,
-                    json=json_body,
-                    files=dict(files) if files else None,
-                )
+                response = await self._exchange(method, path, params, json_body, files)
+            except BodyRefused as refused:
+                raise self._refused(method, path, refused) from None
+            except TimeoutError:
+                raise self._past_deadline(method, path, files) from None
             except (httpx.HTTPError, httpx.InvalidURL) as exc:
                 error, retryable = self._transport_failure(method, path, exc)
                 log.debug("%s %s failed on attempt %d: %r", method, path, attempt, error)
@@ -193,7 +234,7 @@ class Transport:
             if response.status_code == 429 and _throttles_the_workspace(path, error):
                 # Before deciding whether to retry: callers that handle 429 themselves (the
                 # paginator) must not let other requests of the workspace out early either.
-                self.rate_gate.hold(delay)
+                self.rate_gate.hold(delay, retry_after_said(response.headers))
             if response.status_code not in allowed or last_try:
                 raise error
             if retry_after is not None and retry_after > self.retry.max_retry_after:
@@ -202,6 +243,64 @@ class Transport:
                 self._announce(attempt, delay, error)
                 continue  # the gate at the top of the loop waits
             await self._wait(attempt, delay, error)
+
+    async def _exchange(
+        self,
+        method: str,
+        path: str,
+        params: Mapping[str, str | int] | None,
+        json_body: Any,
+        files: Files | None,
+    ) -> httpx.Response:
+        """One request and its whole answer, within the deadline and the size limit."""
+        client = await self._http()
+        request = client.build_request(
+            method,
+            path,
+            params=dict(params) if params else None,
+            json=json_body,
+            files=dict(files) if files else None,
+        )
+        async with asyncio.timeout(self._deadline_for(files)):
+            response = await client.send(request, stream=True)
+            self.server_clock.observe_date(response.headers.get("date"))
+            try:
+                if response.is_stream_consumed:  # answered from memory (a mock transport)
+                    body = await read_bounded(_one(response.content), "")
+                else:
+                    encoding = response.headers.get("content-encoding", "")
+                    body = await read_bounded(response.aiter_raw(), encoding)
+            finally:
+                await response.aclose()
+        headers = [
+            (name, value)
+            for name, value in response.headers.multi_items()
+            if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+        ]
+        return httpx.Response(response.status_code, headers=headers, content=body, request=request)
+
+    def _deadline_for(self, files: Files | None) -> float:
+        size = sum(len(content) for _, content, _ in files.values()) if files else 0
+        return self.deadline + size / UPLOAD_BYTES_PER_SECOND
+
+    def _refused(self, method: str, path: str, refused: BodyRefused) -> e.ProtocolError:
+        return e.ProtocolError(
+            f"The server's answer to {method} {path} was refused: {refused.reason}.",
+            hint="Nothing of it was used. The server is broken or not the API; tell its "
+            "administrator.",
+        )
+
+    def _past_deadline(self, method: str, path: str, files: Files | None) -> e.ApiError:
+        seconds = round(self._deadline_for(files))
+        if method not in IDEMPOTENT:
+            return e.OutcomeUnknown(
+                f"The server took more than {seconds} s to answer {method} {path}; it is "
+                "unknown whether it saved it."
+            )
+        return e.RequestTimedOut(
+            f"The server took more than {seconds} s to answer {method} {path}; Postdesk "
+            "stopped waiting."
+        )
 
     def _rng_args(self) -> tuple[Callable[[], float], ...]:
         return (self._rng,) if self._rng is not None else ()
@@ -219,7 +318,7 @@ class Transport:
         remaining = self.rate_gate.wait_remaining()
         if remaining > self.retry.max_retry_after:
             # Waiting that long silently would look like a hang: say so instead.
-            raise e.RateLimited(retry_after=remaining)
+            raise e.RateLimited(retry_after=remaining, server_said=self.rate_gate.server_said)
         await self.rate_gate.wait()
 
     # -- failures without an answer -------------------------------------------------------
@@ -271,7 +370,9 @@ class Transport:
         if response.status_code == 204 or not response.content.strip():
             return None
         try:
-            return json.loads(response.content)
+            return loads_bounded(response.content)
+        except BodyRefused as refused:
+            raise self._refused(method, path, refused) from None
         except (ValueError, UnicodeDecodeError):
             raise self._not_json(method, path, response) from None
 
@@ -297,8 +398,8 @@ class Transport:
             return self._redirected(response)
         body: Any
         try:
-            body = json.loads(response.content) if response.content.strip() else None
-        except (ValueError, UnicodeDecodeError):
+            body = loads_bounded(response.content) if response.content.strip() else None
+        except (ValueError, UnicodeDecodeError, BodyRefused):
             body = None
         if not isinstance(body, dict):
             if status in _STATUSES_NEEDING_JSON or not 400 <= status < 600:
@@ -324,6 +425,7 @@ class Transport:
                 message,
                 retry_after=parse_retry_after(response.headers),
                 name=name if isinstance(name, str) else None,
+                server_said=retry_after_said(response.headers),
             )
         if status == 502:
             return e.UpstreamFailed(message, status=status)
@@ -346,7 +448,7 @@ class Transport:
         return e.Redirected(
             location,
             status=response.status_code,
-            hint=_redirect_hint(self._client.base_url, target),
+            hint=_redirect_hint(self._base, target),
             excerpt=self._excerpt(response),
         )
 
@@ -369,6 +471,24 @@ def _html_title(response: httpx.Response) -> str | None:
         return None
     title = " ".join(match.group(1).decode("utf-8", errors="replace").split())
     return title[:80] or None
+
+
+async def _one(content: bytes) -> AsyncIterator[bytes]:
+    yield content
+
+
+_ssl_lock = threading.Lock()
+
+
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    return httpx.create_ssl_context()
+
+
+def shared_ssl_context() -> ssl.SSLContext:
+    """One TLS setup (the CA store) for every client of the process, built once."""
+    with _ssl_lock:
+        return _ssl_context()
 
 
 def _throttles_the_workspace(path: str, error: e.ApiError) -> bool:

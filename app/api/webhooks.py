@@ -15,11 +15,12 @@ from app.api import routes
 from app.api.resource import Resource
 from app.models.pagination import Page
 from app.models.requests import WebhookInput, WebhookUpdate
-from app.models.webhooks import DeliveryLog, TestPingResult, Webhook
+from app.models.webhooks import TestPingResult, Webhook
+from app.webhooks.raw_log import RawDeliveryLog
 
 _WEBHOOK = TypeAdapter(Webhook)
 _WEBHOOKS = TypeAdapter(list[Webhook])
-_LOG_PAGE = TypeAdapter(Page[DeliveryLog])
+_LOG_PAGE = TypeAdapter(Page[RawDeliveryLog])  # payloads kept as sent (issue 17 §4)
 _PING = TypeAdapter(TestPingResult)
 
 
@@ -53,11 +54,11 @@ class WebhooksApi(Resource):
         """A synchronous signed `webhook.test` ping (runs even when paused or disabled)."""
         return await self._call(_PING, "POST", routes.webhook_test(webhook_id))
 
-    async def logs_page(self, webhook_id: str, page: int = 1) -> Page[DeliveryLog]:
+    async def logs_page(self, webhook_id: str, page: int = 1) -> Page[RawDeliveryLog]:
         """15 per page, newest first."""
         return await self._page(_LOG_PAGE, routes.webhook_logs(webhook_id), page)
 
-    def iter_logs(self, webhook_id: str) -> AsyncIterator[DeliveryLog]:
+    def iter_logs(self, webhook_id: str) -> AsyncIterator[RawDeliveryLog]:
         return self._pages(_LOG_PAGE, routes.webhook_logs(webhook_id)).iter_items()
 
     async def replay(self, webhook_id: str, log_id: str) -> bool:

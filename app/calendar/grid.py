@@ -91,9 +91,25 @@ def group_by_local_day(
 
 
 # -- grids and periods -------------------------------------------------------------------------
+_first_weekday = 0
+"""The weekday weeks start on (0 Monday ... 6 Sunday): the user's locale's, set by the UI."""
+
+
+def set_first_weekday(weekday: int) -> None:
+    global _first_weekday
+    if not 0 <= weekday <= 6:
+        raise ValueError(f"a weekday is 0 (Monday) to 6 (Sunday), not {weekday}")
+    _first_weekday = weekday
+
+
+def first_weekday() -> int:
+    return _first_weekday
+
+
 def week_start(day: date) -> date:
-    """The Monday on or before `day` (weeks start on Monday)."""
-    return day - timedelta(days=day.weekday())
+    """The first day of the week (`first_weekday`, Monday unless the locale says otherwise)
+    on or before `day`."""
+    return day - timedelta(days=(day.weekday() - _first_weekday) % DAYS_PER_WEEK)
 
 
 def week_dates(day: date) -> list[date]:
@@ -102,7 +118,7 @@ def week_dates(day: date) -> list[date]:
 
 
 def month_grid_dates(year: int, month: int) -> list[date]:
-    """The 42 days (6 weeks from Monday) a month grid shows, starting the week of the 1st."""
+    """The 42 days (6 weeks) a month grid shows, starting the week of the 1st."""
     first = week_start(date(year, month, 1))
     return [first + timedelta(days=offset) for offset in range(GRID_WEEKS * DAYS_PER_WEEK)]
 

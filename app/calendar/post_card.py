@@ -8,7 +8,9 @@ post whose details are shown.
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -87,9 +89,7 @@ def _account_text(primary: PostPlatform | None, destinations: int) -> str:
 
 
 def card_of(post: Post) -> PostCard:
-    # Imported here: reading cards (the first paint) never renders HTML, only making them does.
-    from app.content.text_render import summary_line
-
+    summary_line = _summary_line()
     destinations = [platform for platform in post.platforms if platform.enabled]
     # With no entry enabled, the post is still shown (and filtered) by the entries it has.
     enabled = destinations or post.platforms
@@ -111,6 +111,16 @@ def card_of(post: Post) -> PostCard:
         ),
         published_at=None if post.published_at is None else post.published_at.astimezone(UTC),
     )
+
+
+@functools.cache
+def _summary_line() -> Callable[..., str]:
+    # Imported on first use: reading cards (the first paint) never renders HTML, only making
+    # them does. Once: with PySide6 loaded an `import` statement runs shiboken's import hook
+    # (~20 us), and a sync makes 3,000 cards.
+    from app.content.text_render import summary_line
+
+    return summary_line
 
 
 def card_to_json(card: PostCard) -> str:
@@ -135,11 +145,6 @@ def card_to_json(card: PostCard) -> str:
     )
 
 
-# Cards of versions 1 (no `published_at`) and 2 (an object) still paint: no pydantic at start
-# after an upgrade, and the next sync stores the new card, since the stored text differs.
-_OBJECT_VERSIONS = (1, 2)
-
-
 class StaleCard(ValueError):
     """The text is not a card this version writes: rebuild it from the post body."""
 
@@ -147,14 +152,10 @@ class StaleCard(ValueError):
 def card_from_json(text: str) -> PostCard:
     try:
         data: Any = json.loads(text)
-        if isinstance(data, list) and data and data[0] == CARD_VERSION:
-            _, post_id, status, at, out, summary, platform, account, networks, ids, labels = data
-        elif isinstance(data, dict) and data.get("v") in _OBJECT_VERSIONS:
-            post_id, status, at, out = data["id"], data["status"], data["at"], data.get("out")
-            summary, platform, account = data["summary"], data["platform"], data["account"]
-            networks, ids, labels = data["networks"], data["accounts"], data["labels"]
-        else:
+        # Older cards (objects, versions 1 and 2) were made arrays by the cache's schema step 5.
+        if not (isinstance(data, list) and data and data[0] == CARD_VERSION):
             raise StaleCard("not a card of this version")
+        _, post_id, status, at, out, summary, platform, account, networks, ids, labels = data
         return PostCard(
             post_id,
             status,

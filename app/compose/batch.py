@@ -216,3 +216,44 @@ def _status_applied(sent: str, got: str) -> bool:
 def _meta_differs(sent: dict[str, Any], got: dict[str, Any]) -> bool:
     # Servers may add keys of their own; only what we sent must be there as sent.
     return any(got.get(key) != value for key, value in sent.items())
+
+
+_IGNORED_WORDS = {
+    "content": "the text",
+    "scheduled_at": "the time",
+    "status": "the status",
+    "labels": "the labels",
+    "media": "the media",
+}
+_PLATFORM_WORDS = {
+    "": "the {net} destination",
+    "enabled": "switching {net} on or off",
+    "content_type": "the {net} content type",
+    "meta": "the {net} settings",
+}
+
+_UNKNOWN_PLATFORM_WORDS = {
+    "": "a destination",
+    "enabled": "switching a destination on or off",
+    "content_type": "a destination's content type",
+    "meta": "a destination's settings",
+}
+
+
+def describe_ignored(names: list[str], platform_names: dict[int, str]) -> str:
+    """`ignored_fields` names in words ("the Pinterest settings", not "platforms.0.meta");
+    `platform_names`: a platform entry's index -> the network (and account) it is for."""
+    words: list[str] = []
+    for name in names:
+        if name in _IGNORED_WORDS:
+            text = _IGNORED_WORDS[name]
+        else:
+            _, index, rest = ([*name.split(".", 2), "", ""])[:3]
+            net = platform_names.get(int(index)) if index.isdigit() else None
+            if net is None:
+                text = _UNKNOWN_PLATFORM_WORDS.get(rest, "a destination's settings")
+            else:
+                text = _PLATFORM_WORDS.get(rest, "a setting of {net}").format(net=net)
+        if text not in words:
+            words.append(text)
+    return ", ".join(words)

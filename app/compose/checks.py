@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -72,7 +72,9 @@ def char_count(
     if net is None:
         return None
     account_max = account.max_content_length if account is not None else None
-    return CharCount(text_length(doc.content_for(index)), net.max_length(account_max))
+    return CharCount(
+        text_length(doc.content_for(index), dest.platform), net.max_length(account_max)
+    )
 
 
 def account_problem(account: SocialAccountSummary | None) -> str | None:
@@ -130,18 +132,23 @@ def check_document(
                 issues.append(Issue(f"{prefix}social_account_id", problem, blocking=sending))
         content = doc.content_for(i)
         media = doc.media_for(i)
+        # Media already on the server post were accepted there: local rules judge only what
+        # the user adds (issue 15 §3). Paths `media.N` still index the whole list.
+        added = [item for item in media if item.server_media_id is None]
+        added_at = [n for n, item in enumerate(media) if item.server_media_id is None]
         for found in validate_destination(
             dest.platform,
             dest.content_type,
             content,
             dest.meta,
-            media,
+            added,
+            kept_media=len(media) - len(added),
             account_max_length=account.max_content_length if account is not None else None,
             scheduling=sending,
             board_ids=(board_ids or {}).get(dest.account_id),
             channel_ids=(channel_ids or {}).get(dest.account_id),
         ):
-            path = f"{prefix}{found.path}"
+            path = f"{prefix}{_whole_list_path(found.path, added_at)}"
             if found.path == "content" and not has_text(content) and not media:
                 # The shared editor is where text goes unless this destination overrides it.
                 issues.append(Issue(path, NEEDS_TEXT_OR_MEDIA))
@@ -152,6 +159,14 @@ def check_document(
                 Issue(path, found.message(_attribute(dest.platform, found.path)), blocking=blocking)
             )
     return _dedupe(issues)
+
+
+def _whole_list_path(path: str, added_at: Sequence[int]) -> str:
+    """`media.N` of the added files as the index in the destination's whole media list."""
+    head, _, rest = path.partition(".")
+    if head == "media" and rest.isdigit() and int(rest) < len(added_at):
+        return f"media.{added_at[int(rest)]}"
+    return path
 
 
 def _attribute(platform: str, path: str) -> str:
@@ -186,6 +201,23 @@ def issues_by_path(issues: Sequence[Issue]) -> dict[str, list[str]]:
 
 def blocking(issues: Sequence[Issue]) -> list[Issue]:
     return [i for i in issues if i.blocking]
+
+
+def blocker_summary(stops: Sequence[Issue], name_of: Callable[[str], str | None]) -> str:
+    """The line under the send button: every blocker, with a count when there are several.
+    `name_of(path)` names the destination a path belongs to (None: no destination). A time
+    problem is left out: it is shown at the time field just above (it read twice)."""
+    lines: list[str] = []
+    for stop in stops:
+        if stop.path == "scheduled_at":
+            continue
+        who = name_of(stop.path)
+        line = f"{who}: {stop.message}" if who else stop.message
+        if line not in lines:
+            lines.append(line)
+    if len(lines) <= 1:
+        return lines[0] if lines else ""
+    return f"{len(lines)} things stop sending: " + " · ".join(lines)
 
 
 def for_field(mapping: Mapping[str, Sequence[str]], path: str) -> list[str]:
@@ -230,3 +262,30 @@ def map_field_errors(
     if not result:
         result[GENERAL] = [message]
     return result
+
+
+def value_at(doc: ComposerDocument, path: str) -> object:
+    """What the document holds at a field path of a 422 (`content`, `scheduled_at`,
+    `destinations.2.meta.board_id`, `destinations.0.media.1`): a server's mark stays on a field
+    until that field changes, not until anything changes (issue 15 §4: switching the mode
+    cleared a 422 about a Pinterest board)."""
+    parts = path.split(".")
+    if parts[0] == "destinations" and len(parts) > 2 and parts[1].isdigit():
+        index = int(parts[1])
+        if index >= len(doc.destinations):
+            return None
+        if parts[2] == "content":
+            return doc.content_for(index)
+        if parts[2] == "media":
+            return [item.model_dump(mode="json") for item in doc.media_for(index)]
+    if parts[0] == "scheduled_at":
+        return doc.schedule.model_dump(mode="json")
+    node: object = doc.model_dump(mode="json")
+    for part in parts:
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node

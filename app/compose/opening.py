@@ -77,3 +77,27 @@ def duplicate_document(post: Post) -> ComposerDocument:
             if d.account_id
         ],
     )
+
+
+EDITABLE_CHARS = 100_000
+"""The longest text the composer opens for editing. No network takes more than 63,206
+characters in a post (Facebook), so a longer text can never be sent as it is; laying out
+megabytes in an editor (with spell checking and counting on every keystroke) would freeze the
+window instead (issue 19 §3: a 10 MB post)."""
+
+
+def too_long_to_edit(doc: ComposerDocument) -> str | None:
+    """The longest text of `doc` when it is past `EDITABLE_CHARS` (the shared text or a
+    destination's own), else None."""
+    texts = [doc.content, *(d.content or "" for d in doc.destinations)]
+    longest = max(texts, key=len)
+    return longest if len(longest) > EDITABLE_CHARS else None
+
+
+def too_long_message(chars: int) -> str:
+    return (
+        f"This post's text is {chars:,} characters long, more than any network accepts "
+        f"(the most, on Facebook, is 63,206), so Postdesk does not open it for editing: nothing "
+        "of it is changed or lost. Its start is shown here; copy it whole to shorten it "
+        "elsewhere, then paste the shorter text into a new post."
+    )

@@ -64,6 +64,12 @@ def _parser() -> argparse.ArgumentParser:
         "--timezone", help="zone of YYYY-MM-DD HH:MM times in the file (default: this computer's)"
     )
     parser.add_argument(
+        "--as-drafts",
+        action="store_true",
+        help="import rows whose status is published, failed, … (an export's) as drafts "
+        "instead of skipping them",
+    )
+    parser.add_argument(
         "--wait",
         type=float,
         default=120.0,
@@ -92,7 +98,9 @@ def main(argv: list[str]) -> int:
         print(f"postdesk import: {exc}", file=sys.stderr)
         return 1
     try:
-        report = asyncio.run(_run(target, text, args.file.resolve().parent, local_tz, args.wait))
+        report = asyncio.run(
+            _run(target, text, args.file.resolve().parent, local_tz, args.wait, args.as_drafts)
+        )
     except LocalStoreError as exc:
         print(f"postdesk import: {exc.message}", file=sys.stderr)
         return 1
@@ -111,7 +119,7 @@ def main(argv: list[str]) -> int:
 
 
 async def _run(
-    target: _Target, text: str, base_dir: Path, local_tz: tzinfo, wait: float
+    target: _Target, text: str, base_dir: Path, local_tz: tzinfo, wait: float, as_drafts: bool
 ) -> ImportReport:
     store = LocalStore.open(target.outbox_path)
     try:
@@ -127,6 +135,7 @@ async def _run(
                 local_tz=local_tz,
                 on_progress=bar.update,
                 wait_seconds=wait,
+                others_as_drafts=as_drafts,
             )
             bar.finish()
             return report

@@ -3,12 +3,14 @@
 One post is one row (a post has one destination). Accounts are written as `platform:username`
 (the id when the account has no username), times as ISO 8601 with the offset in `tz`. Statuses
 other than draft and scheduled (published, failed…) are written as they are: the file is also a
-report, and the import refuses those rows with a clear reason. Media are the server's URLs; the
-import wants local files, so such rows need their files downloaded before they are imported.
+report; the import skips and counts those rows, or imports them as drafts when asked. Media are
+the server's URLs, which the import downloads and uploads again; `meta` carries the network
+settings (board, privacy level, channel, thread replies…).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -33,6 +35,13 @@ def post_row(post: Post, tz: tzinfo) -> dict[str, str]:
         if platform.content_type and platform.content_type not in content_types:
             content_types.append(platform.content_type)
     when = post.scheduled_at
+    # One settings object for the row: each network's keys differ (board, channel, privacy
+    # level), and the import gives each destination the keys its network knows.
+    meta: dict[str, object] = {}
+    for platform in post.platforms:
+        if platform.enabled:
+            for key, value in (platform.meta or {}).items():
+                meta.setdefault(key, value)
     return {
         "content": post.content or "",
         "accounts": LIST_SEPARATOR.join(accounts),
@@ -41,6 +50,7 @@ def post_row(post: Post, tz: tzinfo) -> dict[str, str]:
         "content_type": content_types[0] if len(content_types) == 1 else "",
         "labels": LIST_SEPARATOR.join(label.name for label in post.labels),
         "media": LIST_SEPARATOR.join(item.url or item.path or "" for item in post.media),
+        "meta": json.dumps(meta, ensure_ascii=False, sort_keys=True) if meta else "",
     }
 
 

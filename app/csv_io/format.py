@@ -3,7 +3,9 @@
 Columns: `content`, `accounts` (account ids or `platform:username`, separated by `;`),
 `scheduled_at` (ISO 8601 with an offset, or `YYYY-MM-DD HH:MM` in local time; empty = no date),
 `status` (`draft` or `scheduled`; empty = draft), and the optional `content_type`, `labels`
-(names, `;`) and `media` (local file paths, `;`, relative to the CSV file's folder).
+(names, `;`), `media` (local file paths relative to the CSV file's folder, or http(s)
+addresses that are downloaded at import, `;`) and `meta` (the network settings as a JSON object,
+e.g. `{"board_id": "123"}`; each destination takes the keys its network knows).
 Rows are numbered as a spreadsheet shows them: the header is row 1.
 """
 
@@ -19,10 +21,29 @@ from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 REQUIRED_COLUMNS = ("content", "accounts")
-OPTIONAL_COLUMNS = ("scheduled_at", "status", "content_type", "labels", "media")
-COLUMNS = ("content", "accounts", "scheduled_at", "status", "content_type", "labels", "media")
+OPTIONAL_COLUMNS = ("scheduled_at", "status", "content_type", "labels", "media", "meta")
+COLUMNS = (
+    "content",
+    "accounts",
+    "scheduled_at",
+    "status",
+    "content_type",
+    "labels",
+    "media",
+    "meta",
+)
 LIST_SEPARATOR = ";"
 STATUSES = ("draft", "scheduled")
+POST_STATUSES = (
+    "draft",
+    "scheduled",
+    "publishing",
+    "published",
+    "partially_published",
+    "failed",
+)
+"""Every status an export writes; rows with one not in `STATUSES` record what happened and are
+skipped on import (counted), or imported as drafts when asked."""
 
 _LOCAL_FORMAT = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$")
 
@@ -120,7 +141,14 @@ def parse_when(text: str, local_tz: tzinfo) -> datetime:
     """ISO 8601 with an offset (`2026-12-01T09:00:00+01:00`, `…Z`), or `YYYY-MM-DD HH:MM` in
     `local_tz`. Raises ValueError with the reason in words."""
     if _LOCAL_FORMAT.match(text):
-        naive = datetime.strptime(text, "%Y-%m-%d %H:%M")
+        try:
+            naive = datetime.strptime(text, "%Y-%m-%d %H:%M")
+        except ValueError:
+            # Python's own text ("time data … does not match format …") is not for users.
+            raise ValueError(
+                f"“{text}” is not a real date and time (month 1–12, day of that month, "
+                "hour 0–23, minute 0–59); use 2026-12-01 09:30"
+            ) from None
         return _local(naive, local_tz)
     try:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))

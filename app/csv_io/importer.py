@@ -10,6 +10,7 @@ line runs it for the length of the import.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
@@ -17,6 +18,8 @@ from pathlib import Path
 
 from app.api import errors as e
 from app.api.client import ApiClient
+from app.compose.uploads import upload_failure
+from app.csv_io.download import DownloadFailed, download
 from app.csv_io.format import CsvError, read_records
 from app.csv_io.plan import PlannedRow, WorkspaceFacts, plan_rows
 from app.models.requests import MediaRef
@@ -39,6 +42,8 @@ class ImportReport:
     errors: list[CsvError] = field(default_factory=list)
     """Problems found before sending; when present nothing was sent."""
     outcomes: list[RowOutcome] = field(default_factory=list)
+    skipped: list[CsvError] = field(default_factory=list)
+    """Rows of an export that record what happened (published, failed…): not imported."""
 
     @property
     def all_sent(self) -> bool:
@@ -50,6 +55,7 @@ class ImportReport:
                 *(str(error) for error in self.errors),
                 f"Nothing was sent: {len(self.errors)} problem"
                 f"{'s' if len(self.errors) != 1 else ''} to fix first.",
+                *self._skipped_lines(),
             ]
         lines: list[str] = []
         counts: dict[str, int] = {}
@@ -63,6 +69,21 @@ class ImportReport:
         total = len(self.outcomes)
         tail = f" ({already} imported before)" if already else ""
         lines.append(f"{total} row{'s' if total != 1 else ''}: {', '.join(parts)}{tail}.")
+        return [*lines, *self._skipped_lines()]
+
+    def _skipped_lines(self) -> list[str]:
+        lines: list[str] = []
+        if self.skipped:
+            by_status: dict[str, int] = {}
+            for skip in self.skipped:
+                status = skip.reason.split(":", 1)[0]
+                by_status[status] = by_status.get(status, 0) + 1
+            what = ", ".join(f"{n} {status}" for status, n in by_status.items())
+            lines.append(
+                f"{len(self.skipped)} row{'s' if len(self.skipped) != 1 else ''} skipped "
+                f"({what}): a post cannot be created with that status. Import them as drafts "
+                "with --as-drafts (or the import dialog's option)."
+            )
         return lines
 
 
@@ -86,15 +107,24 @@ async def check_csv(
     base_dir: Path,
     local_tz: tzinfo,
     now: datetime | None = None,
+    others_as_drafts: bool = False,
+    skipped: list[CsvError] | None = None,
 ) -> tuple[list[PlannedRow], list[CsvError]]:
-    """Read and check every row (reads the workspace's accounts and labels once)."""
+    """Read and check every row (reads the workspace's accounts and labels once); see
+    `plan_rows` for `others_as_drafts` and `skipped`."""
     records, errors = read_records(text)
     if any(error.row == 1 for error in errors):
         # With the header wrong, every row would be misread: fix the header first.
         return [], errors
     facts = await read_workspace_facts(client)
     planned, row_errors = plan_rows(
-        records, facts, base_dir=base_dir, local_tz=local_tz, now=now or datetime.now(UTC)
+        records,
+        facts,
+        base_dir=base_dir,
+        local_tz=local_tz,
+        now=now or datetime.now(UTC),
+        others_as_drafts=others_as_drafts,
+        skipped=skipped,
     )
     return planned, errors + row_errors
 
@@ -107,20 +137,29 @@ async def import_csv(
     local_tz: tzinfo,
     on_progress: Progress | None = None,
     wait_seconds: float = 120.0,
+    others_as_drafts: bool = False,
 ) -> ImportReport:
     """Check and queue every row, then wait until each is sent or needs the user, at most
     `wait_seconds` (what is left stays queued in the outbox). `service` must be running."""
     client = service.client
     outbox = service.outbox
-    planned, errors = await check_csv(text, client, base_dir=base_dir, local_tz=local_tz)
+    skipped: list[CsvError] = []
+    planned, errors = await check_csv(
+        text,
+        client,
+        base_dir=base_dir,
+        local_tz=local_tz,
+        others_as_drafts=others_as_drafts,
+        skipped=skipped,
+    )
     if errors:
-        return ImportReport(errors=errors)
+        return ImportReport(errors=errors, skipped=skipped)
     progress = on_progress or (lambda done, total, what: None)
     total = len(planned)
     entries: dict[int, int] = {}
     earlier: set[int] = set()
     failed: dict[int, str] = {}
-    tokens: dict[Path, str] = {}
+    tokens: dict[Path | str, str] = {}
     for index, row in enumerate(planned):
         progress(0, total, f"queueing row {row.row} ({index + 1}/{total})")
         known = outbox.find_by_source(row.source_key)
@@ -134,6 +173,9 @@ async def import_csv(
                 refs = [MediaRef(upload_token=await _upload(client, tokens, p)) for p in row.media]
             except e.ApiError as exc:
                 failed[row.row] = f"{exc} {exc.hint}"
+                continue
+            except DownloadFailed as exc:
+                failed[row.row] = str(exc)
                 continue
             request = request.model_copy(update={"media": refs})
         entry = await service.enqueue(request, summary=row.summary, source_key=row.source_key)
@@ -161,13 +203,23 @@ async def import_csv(
         else _outcome(row.row, states.get(row.row), row.row in earlier)
         for row in planned
     ]
-    return ImportReport(outcomes=outcomes)
+    return ImportReport(outcomes=outcomes, skipped=skipped)
 
 
-async def _upload(client: ApiClient, tokens: dict[Path, str], path: Path) -> str:
-    if path not in tokens:
-        tokens[path] = await client.uploads.upload(path)
-    return tokens[path]
+async def _upload(client: ApiClient, tokens: dict[Path | str, str], source: Path | str) -> str:
+    """The upload token of a local file, or of a file at an address (downloaded first, into a
+    temporary folder removed right after)."""
+    if source not in tokens:
+        try:
+            if isinstance(source, Path):
+                tokens[source] = await client.uploads.upload(source)
+            else:
+                with tempfile.TemporaryDirectory(prefix="postdesk-import-") as folder:
+                    path = await download(source, Path(folder))
+                    tokens[source] = await client.uploads.upload(path)
+        except e.ApiError as exc:
+            raise upload_failure(exc) from exc
+    return tokens[source]
 
 
 def _states(outbox: Outbox, entries: dict[int, int]) -> dict[int, OutboxEntry]:

@@ -15,8 +15,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import Path
+from typing import Any
 
-from app.csv_io.format import STATUSES, CsvError, Record, parse_when, split_list
+from app.csv_io.format import (
+    POST_STATUSES,
+    STATUSES,
+    CsvError,
+    Record,
+    parse_when,
+    split_list,
+)
 from app.domain.enums import AccountStatus
 from app.models.accounts import SocialAccountSummary
 from app.models.labels import Label
@@ -36,9 +44,11 @@ class WorkspaceFacts:
 
 @dataclass(frozen=True)
 class FileFacts:
-    """What the local media checks need to know about a file (`app.networks.MediaFacts`)."""
+    """What the local media checks need to know about a file (`app.networks.MediaFacts`).
+    `url`: a file given by its address (an export's server media), downloaded at import."""
 
-    path: Path
+    path: Path | None
+    url: str | None
     mime: str
     size: int | None
     width: int | None = None
@@ -52,7 +62,7 @@ class PlannedRow:
 
     row: int
     request: BatchRequest
-    media: tuple[Path, ...] = ()
+    media: tuple[Path | str, ...] = ()  # local files, or addresses (str) to download first
     source_key: str = ""
     summary: str = ""
     account_names: tuple[str, ...] = field(default=())
@@ -65,14 +75,43 @@ def plan_rows(
     base_dir: Path,
     local_tz: tzinfo,
     now: datetime,
+    others_as_drafts: bool = False,
+    skipped: list[CsvError] | None = None,
 ) -> tuple[list[PlannedRow], list[CsvError]]:
-    """Every valid row and every problem; send nothing unless the problems are empty."""
+    """Every valid row and every problem; send nothing unless the problems are empty.
+
+    Rows whose status an export writes but a post cannot be created with (published, failed,
+    …) are not problems: they are left out and listed in `skipped`, or imported as drafts
+    (without a past date) with `others_as_drafts` (issue 15 §1: export → import round trip)."""
     planned: list[PlannedRow] = []
     errors: list[CsvError] = []
     seen: Counter[str] = Counter()
     for record in records:
         row_errors: list[CsvError] = []
+        status = record["status"].lower()
+        if status in POST_STATUSES and status not in STATUSES:
+            if not others_as_drafts:
+                if skipped is not None:
+                    skipped.append(CsvError(record.row, "status", f"{status}: skipped"))
+                continue
+            cells = dict(record.cells, status="draft")
+            if _is_past(cells.get("scheduled_at", ""), local_tz, now):
+                cells["scheduled_at"] = ""
+            record = Record(record.row, cells)
         row = _plan(record, facts, base_dir, local_tz, now, row_errors)
+        if row_errors and others_as_drafts and status == "scheduled":
+            # What only blocks scheduling (an inactive account, a missing setting or video)
+            # does not block a draft: the row comes in as one, to complete in the composer.
+            as_draft: list[CsvError] = []
+            row = _plan(
+                Record(record.row, dict(record.cells, status="draft")),
+                facts,
+                base_dir,
+                local_tz,
+                now,
+                as_draft,
+            )
+            row_errors = as_draft
         errors += row_errors
         if row is not None and not row_errors:
             fingerprint = _fingerprint(row)
@@ -91,6 +130,13 @@ def plan_rows(
     return planned, errors
 
 
+def _is_past(text: str, local_tz: tzinfo, now: datetime) -> bool:
+    try:
+        return bool(text) and parse_when(text, local_tz) <= now
+    except ValueError:
+        return False  # reported by the row's own check
+
+
 def _plan(
     record: Record,
     facts: WorkspaceFacts,
@@ -105,7 +151,10 @@ def _plan(
     content = record["content"]
     status = record["status"].lower() or "draft"
     if status not in STATUSES:
-        fail("status", f"“{record['status']}” is not draft or scheduled")
+        fail(
+            "status",
+            f"“{record['status']}” is not a status; use draft or scheduled (empty = draft)",
+        )
         status = "draft"
 
     when: datetime | None = None
@@ -119,9 +168,13 @@ def _plan(
     if status == "scheduled" and when is not None and when <= now:
         fail("scheduled_at", f"{record['scheduled_at']} is in the past")
 
-    accounts = _accounts(record, facts.accounts, fail)
+    accounts = _accounts(record, facts.accounts, fail, scheduling=status == "scheduled")
     labels = _labels(record, facts.labels, fail)
     media = _media(record, base_dir, fail)
+    meta = _meta(record, fail)
+    # Files named by address come from a server that accepted them (an export): counted, but
+    # not judged by the local media rules (issue 15 §3, as for an edited post's media).
+    local_media = [item for item in media if item.path is not None]
     content_type = record["content_type"] or None
 
     destinations: list[Destination] = []
@@ -141,19 +194,27 @@ def _plan(
                 fail("accounts", f"{account.label} is on {account.platform}, which is not known")
                 continue
             chosen = net.default_content_type
+        own_meta = {
+            key: value
+            for key, value in meta.items()
+            if net is None or net.meta_field(key) is not None
+        }
         problems = validate_destination(
             account.platform,
             chosen,
             content,
-            {},
-            media,
+            own_meta,
+            local_media,
             account_max_length=account.max_content_length,
             scheduling=status == "scheduled",
+            kept_media=len(media) - len(local_media),
         )
         for problem in problems:
             column, reason = _column_of(problem, account, index)
             fail(column, reason)
-        destinations.append(Destination(social_account_id=account.id, content_type=chosen))
+        destinations.append(
+            Destination(social_account_id=account.id, content_type=chosen, meta=own_meta or None)
+        )
 
     if not record["accounts"]:
         fail("accounts", "choose at least one account (ids or platform:username, separated by ;)")
@@ -170,14 +231,18 @@ def _plan(
     return PlannedRow(
         record.row,
         request,
-        tuple(item.path for item in media),
+        tuple(item.path if item.path is not None else item.url or "" for item in media),
         summary=f"row {record.row}: {words[:60] or '(no text)'}",
         account_names=tuple(account.label for account in accounts),
     )
 
 
 def _accounts(
-    record: Record, accounts: Sequence[SocialAccountSummary], fail: _Fail
+    record: Record,
+    accounts: Sequence[SocialAccountSummary],
+    fail: _Fail,
+    *,
+    scheduling: bool = True,
 ) -> list[SocialAccountSummary]:
     found: list[SocialAccountSummary] = []
     for name in split_list(record["accounts"]):
@@ -192,7 +257,8 @@ def _accounts(
         if any(existing.id == account.id for existing in found):
             fail("accounts", f"{account.label} is listed twice")
             continue
-        problem = _unusable(account)
+        # A draft may name an account that cannot publish now (as in the composer).
+        problem = _unusable(account) if scheduling else None
         if problem:
             fail("accounts", problem)
             continue
@@ -249,7 +315,13 @@ def _media(record: Record, base_dir: Path, fail: _Fail) -> list[FileFacts]:
     found: list[FileFacts] = []
     for text in split_list(record["media"]):
         if "://" in text:
-            fail("media", f"{text} is not a local file; download it and give its path")
+            if not text.lower().startswith(("http://", "https://")):
+                fail("media", f"{text}: only http and https addresses can be downloaded")
+                continue
+            # Downloaded and uploaded again at import (an export names the server's files).
+            name = text.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+            mime = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            found.append(FileFacts(None, text, mime, None))
             continue
         path = Path(text).expanduser()
         if not path.is_absolute():
@@ -263,19 +335,38 @@ def _media(record: Record, base_dir: Path, fail: _Fail) -> list[FileFacts]:
             fail("media", f"{text} is not a file")
             continue
         mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        found.append(FileFacts(path, mime, size))
+        found.append(FileFacts(path, None, mime, size))
     return found
 
 
+def _meta(record: Record, fail: _Fail) -> dict[str, Any]:
+    cell = record["meta"]
+    if not cell:
+        return {}
+    try:
+        value = json.loads(cell)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        fail("meta", 'not a JSON object; write the settings like {"board_id": "123"}')
+        return {}
+    return value
+
+
 def _column_of(problem: Problem, account: SocialAccountSummary, index: int) -> tuple[str, str]:
-    text = problem.message()
     where = f"{account.label}: "
     if problem.path.startswith("meta."):
+        key = problem.path.split(".")[1]
+        net = find_network(account.platform)
+        spec = net.meta_field(key) if net is not None else None
+        name = spec.label if spec is not None else key.replace("_", " ")
+        text = problem.message(name.lower())
         return (
-            "accounts",
-            f"{where}{text} The CSV has no column for this setting; import the row as a "
-            "draft and complete it in the composer.",
+            "meta",
+            f"{where}{text} Give it in the meta column (for example "
+            f'{{"{key}": "…"}}), or import the row as a draft and complete it in the composer.',
         )
+    text = problem.message()
     if problem.path.startswith("media"):
         return "media", where + text
     if problem.path == "content_type":

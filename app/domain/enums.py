@@ -61,6 +61,34 @@ class Platform(StrEnum):
     DISCORD = "discord"
 
 
+PLATFORM_NAMES: dict[Platform, str] = {
+    Platform.LINKEDIN: "LinkedIn",
+    Platform.LINKEDIN_PAGE: "LinkedIn Page",
+    Platform.X: "X",
+    Platform.FACEBOOK: "Facebook",
+    Platform.INSTAGRAM: "Instagram",
+    Platform.INSTAGRAM_FACEBOOK: "Instagram (via Facebook)",
+    Platform.TIKTOK: "TikTok",
+    Platform.YOUTUBE: "YouTube",
+    Platform.THREADS: "Threads",
+    Platform.PINTEREST: "Pinterest",
+    Platform.BLUESKY: "Bluesky",
+    Platform.MASTODON: "Mastodon",
+    Platform.TELEGRAM: "Telegram",
+    Platform.DISCORD: "Discord",
+}
+"""The one list of networks' display names: the network table (`app.networks`) and the icons
+(`ui.icons`) take theirs from here, so a network the spec adds is named once."""
+
+
+def platform_name(raw: str | None) -> str:
+    """How a network is named to the user; an identifier we do not know is shown as it came."""
+    if not raw:
+        return "Unknown network"
+    platform = known(Platform, raw)
+    return PLATFORM_NAMES[platform] if platform is not None else raw
+
+
 class AccountStatus(StrEnum):
     CONNECTED = "connected"
     DISCONNECTED = "disconnected"

@@ -45,11 +45,33 @@ def parse_rest_datetime(value: str, tz: tzinfo = UTC) -> datetime:
     one with its zone in brackets (as the cache stores times) comes back in that zone."""
     if value.endswith("]"):
         return parse_zoned_datetime(value)
+    if _is_rest_shape(value):
+        # `fromisoformat` reads exactly this shape ~10x faster than `strptime` (which was half
+        # of a page's validation); any other text takes the `strptime` path as before.
+        try:
+            return datetime.fromisoformat(value).replace(tzinfo=tz)
+        except ValueError:
+            pass
     try:
         return datetime.strptime(value, REST_FORMAT).replace(tzinfo=tz)
     except ValueError:
         parsed = datetime.fromisoformat(value)
         return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=tz)
+
+
+def _is_rest_shape(value: str) -> bool:
+    """`dddd-dd-dd dd:dd:dd`, the one form where `fromisoformat` and `strptime(REST_FORMAT)`
+    agree (`fromisoformat` alone also takes week dates, `T`, offsets...)."""
+    return (
+        len(value) == 19
+        and value[4] == value[7] == "-"
+        and value[10] == " "
+        and value[13] == value[16] == ":"
+        and (
+            value[:4] + value[5:7] + value[8:10] + value[11:13] + value[14:16] + value[17:]
+        ).isdigit()
+        and value.isascii()
+    )
 
 
 @functools.lru_cache(maxsize=8192)  # label and account timestamps repeat across many posts

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from app.networks.text_length import Counting
+
 
 class FieldKind(StrEnum):
     """How a setting is edited; the composer picks a widget per kind."""
@@ -114,8 +116,12 @@ class Network:
     max_content_length: int
     meta_fields: tuple[MetaField, ...] = ()
     media: dict[str, MediaRules] = field(default_factory=dict)
-    # X cuts long text into a numbered thread instead of refusing it (only when long_posts off).
+    # The user may move text past the limit into `meta.thread_replies` ("Split into a thread");
+    # the network itself refuses over-long text like every other (issue 15 §2).
     splits_into_thread: bool = False
+    # The unit `max_content_length` is measured in, and where that limit and unit come from.
+    counting: Counting = Counting.CODE_POINTS
+    limit_source: str = ""
 
     @property
     def default_content_type(self) -> str:

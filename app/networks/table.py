@@ -10,6 +10,7 @@ the networks' public limits; `GET /content-types` is checked against it where of
 
 from __future__ import annotations
 
+from app.domain.enums import PLATFORM_NAMES, Platform
 from app.networks.rules import (
     ALL_CONTENT_TYPES,
     Choice,
@@ -19,23 +20,10 @@ from app.networks.rules import (
     MetaField,
     Network,
 )
+from app.networks.text_length import Counting
 
-PLATFORMS: tuple[str, ...] = (
-    "linkedin",
-    "linkedin-page",
-    "x",
-    "facebook",
-    "instagram",
-    "instagram-facebook",
-    "tiktok",
-    "youtube",
-    "threads",
-    "pinterest",
-    "bluesky",
-    "mastodon",
-    "telegram",
-    "discord",
-)
+PLATFORMS: tuple[str, ...] = tuple(platform.value for platform in Platform)
+"""The spec's identifiers, in its order: `app.domain.enums.Platform` is the one list."""
 
 TIKTOK_PRIVACY_LEVELS: tuple[Choice, ...] = (
     Choice("PUBLIC_TO_EVERYONE", "Everyone"),
@@ -46,7 +34,12 @@ TIKTOK_PRIVACY_LEVELS: tuple[Choice, ...] = (
 
 PINTEREST_TITLE_MAX = 100
 X_REPLY_MAX = 280
-AUDIO_ACCOUNT_PLATFORM = "instagram-facebook"
+AUDIO_ACCOUNT_PLATFORM = Platform.INSTAGRAM_FACEBOOK.value
+
+
+def _named(platform: Platform) -> tuple[str, str]:
+    """An entry's identifier and display name, both from `app.domain` (named there once)."""
+    return platform.value, PLATFORM_NAMES[platform]
 
 
 def _types(*pairs: tuple[str, str]) -> tuple[ContentType, ...]:
@@ -84,24 +77,30 @@ NETWORKS: dict[str, Network] = {
     n.platform: n
     for n in (
         Network(
-            "linkedin",
-            "LinkedIn",
+            *_named(Platform.LINKEDIN),
             _types(("linkedin_post", "Post")),
             3000,
+            counting=Counting.CODE_POINTS,
+            limit_source="LinkedIn Posts API: commentary up to 3,000 characters",
             media={"*": MediaRules(max_count=9, document_types=frozenset({"application/pdf"}))},
         ),
         Network(
-            "linkedin-page",
-            "LinkedIn Page",
+            *_named(Platform.LINKEDIN_PAGE),
             _types(("linkedin_page_post", "Page post")),
             3000,
+            counting=Counting.CODE_POINTS,
+            limit_source="LinkedIn Posts API: commentary up to 3,000 characters",
             media={"*": MediaRules(max_count=9, document_types=frozenset({"application/pdf"}))},
         ),
         Network(
-            "x",
-            "X",
+            *_named(Platform.X),
             _types(("x_post", "Post")),
             280,
+            counting=Counting.X_WEIGHTED,
+            limit_source=(
+                "X developer docs, counting characters (twitter-text v3): weighted length 280, "
+                "links 23"
+            ),
             meta_fields=(
                 MetaField(
                     "thread_replies",
@@ -122,12 +121,13 @@ NETWORKS: dict[str, Network] = {
             splits_into_thread=True,
         ),
         Network(
-            "facebook",
-            "Facebook",
+            *_named(Platform.FACEBOOK),
             _types(
                 ("facebook_post", "Post"), ("facebook_reel", "Reel"), ("facebook_story", "Story")
             ),
             63206,
+            counting=Counting.CODE_POINTS,
+            limit_source="Facebook Graph API: post message up to 63,206 characters",
             media={
                 "facebook_post": MediaRules(max_count=10),
                 "facebook_reel": _VERTICAL_VIDEO,
@@ -135,10 +135,11 @@ NETWORKS: dict[str, Network] = {
             },
         ),
         Network(
-            "instagram",
-            "Instagram",
+            *_named(Platform.INSTAGRAM),
             _INSTAGRAM_TYPES,
             2200,
+            counting=Counting.CODE_POINTS,
+            limit_source="Instagram Graph API, content publishing: caption up to 2,200 characters",
             meta_fields=(
                 _audio_field(
                     "Audio can only be chosen for Instagram accounts connected through Facebook."
@@ -147,18 +148,20 @@ NETWORKS: dict[str, Network] = {
             media=_INSTAGRAM_MEDIA,
         ),
         Network(
-            "instagram-facebook",
-            "Instagram (via Facebook)",
+            *_named(Platform.INSTAGRAM_FACEBOOK),
             _INSTAGRAM_TYPES,
             2200,
+            counting=Counting.CODE_POINTS,
+            limit_source="Instagram Graph API, content publishing: caption up to 2,200 characters",
             meta_fields=(_audio_field("Music or an original sound from Instagram's catalog."),),
             media=_INSTAGRAM_MEDIA,
         ),
         Network(
-            "tiktok",
-            "TikTok",
+            *_named(Platform.TIKTOK),
             _types(("tiktok_video", "Video")),
             2200,
+            counting=Counting.UTF16_UNITS,
+            limit_source="TikTok Content Posting API: title up to 2,200 UTF-16 runes",
             meta_fields=(
                 MetaField(
                     "privacy_level",
@@ -181,10 +184,11 @@ NETWORKS: dict[str, Network] = {
             },
         ),
         Network(
-            "youtube",
-            "YouTube",
+            *_named(Platform.YOUTUBE),
             _types(("youtube_video", "Video"), ("youtube_short", "Short")),
             5000,
+            counting=Counting.UTF8_BYTES,
+            limit_source="YouTube Data API, videos resource: description up to 5,000 bytes",
             media={
                 "youtube_video": MediaRules(
                     video_only=True, min_count=1, max_count=1, max_video_bytes=2 * 1024**3
@@ -195,17 +199,19 @@ NETWORKS: dict[str, Network] = {
             },
         ),
         Network(
-            "threads",
-            "Threads",
+            *_named(Platform.THREADS),
             _types(("threads_post", "Post")),
             500,
+            counting=Counting.CODE_POINTS,
+            limit_source="Threads API, posts: text up to 500 characters",
             media={"*": MediaRules(max_count=10, max_duration_s=300)},
         ),
         Network(
-            "pinterest",
-            "Pinterest",
+            *_named(Platform.PINTEREST),
             _types(("pinterest_pin", "Pin")),
             500,
+            counting=Counting.CODE_POINTS,
+            limit_source="Pinterest API v5, create pin: description up to 500 characters",
             meta_fields=(
                 MetaField(
                     "board_id",
@@ -224,10 +230,11 @@ NETWORKS: dict[str, Network] = {
             },
         ),
         Network(
-            "bluesky",
-            "Bluesky",
+            *_named(Platform.BLUESKY),
             _types(("bluesky_post", "Post")),
             300,
+            counting=Counting.GRAPHEMES,
+            limit_source="AT Protocol lexicon app.bsky.feed.post: text maxGraphemes 300",
             media={
                 "*": MediaRules(
                     max_count=4, max_image_bytes=1024 * 1024, max_duration_s=60, allow_mixed=False
@@ -235,10 +242,13 @@ NETWORKS: dict[str, Network] = {
             },
         ),
         Network(
-            "mastodon",
-            "Mastodon",
+            *_named(Platform.MASTODON),
             _types(("mastodon_post", "Post")),
             500,
+            counting=Counting.MASTODON,
+            limit_source=(
+                "Mastodon StatusLengthValidator: 500 graphemes, links 23, @user@domain as @user"
+            ),
             media={
                 "*": MediaRules(
                     max_count=4, max_image_bytes=16 * 1024 * 1024, max_video_bytes=99 * 1024 * 1024
@@ -246,10 +256,11 @@ NETWORKS: dict[str, Network] = {
             },
         ),
         Network(
-            "telegram",
-            "Telegram",
+            *_named(Platform.TELEGRAM),
             _types(("telegram_message", "Message")),
             4096,
+            counting=Counting.UTF16_UNITS,
+            limit_source="Telegram Bot API sendMessage: 4096 characters (UTF-16 units)",
             media={
                 "*": MediaRules(
                     max_count=10,
@@ -261,10 +272,11 @@ NETWORKS: dict[str, Network] = {
             },
         ),
         Network(
-            "discord",
-            "Discord",
+            *_named(Platform.DISCORD),
             _types(("discord_message", "Message")),
             2000,
+            counting=Counting.CODE_POINTS,
+            limit_source="Discord API, create message: content up to 2,000 characters",
             meta_fields=(
                 MetaField(
                     "channel_id",
@@ -304,7 +316,7 @@ def audio_unavailable_reason(platform: str) -> str | None:
     """None when the account may search Instagram audio, otherwise why not (spec §4)."""
     if platform == AUDIO_ACCOUNT_PLATFORM:
         return None
-    if platform == "instagram":
+    if platform == Platform.INSTAGRAM:
         return (
             "Instagram audio search needs an Instagram account connected through Facebook "
             "(instagram-facebook); this account uses Instagram login."

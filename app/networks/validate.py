@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from app.networks import messages as m
 from app.networks.rules import FieldKind, MetaField, Network
 from app.networks.table import find_network, network
+from app.networks.text_length import Counting, count
 
 _DIGITS = re.compile(r"^[0-9]+$")
 _URL = re.compile(r"^https?://[^\s/$.?#][^\s]*$", re.IGNORECASE)
@@ -55,9 +56,11 @@ def has_text(content: str | None) -> bool:
     return isinstance(content, str) and content.strip() != ""
 
 
-def text_length(content: str | None) -> int:
-    """Characters as counted against `max_content_length` (after trimming, DESIGN.md)."""
-    return len(content.strip()) if isinstance(content, str) else 0
+def text_length(content: str | None, platform: str | None = None) -> int:
+    """The length of `content` (trimmed, DESIGN.md) as `platform` counts it against its limit
+    (`app.networks.text_length`); code points for an unknown or unnamed network."""
+    net = find_network(platform)
+    return count(content, net.counting if net is not None else Counting.CODE_POINTS)
 
 
 def check_meta(
@@ -137,29 +140,49 @@ def missing_required(
     return [f.key for f in net.meta_fields if f.required(content_type) and _blank(meta.get(f.key))]
 
 
+TEXT_TOO_LONG = (
+    "Too long for {network} by {over}: {length} of at most {max} characters as {network} "
+    "counts them."
+)
 MEDIA_TYPE = "This network does not take {kind} files ({mime}) as a {content_type}."
 MEDIA_TOO_BIG = "The file is {size_mb:.1f} MB; {network} takes at most {max_mb:.0f} MB."
 MEDIA_ASPECT = "The picture is {ratio:.2f}:1 (width:height); {network} needs {low} to {high}."
 MEDIA_DURATION = "The video is {seconds:.0f} s long; {network} takes at most {max:.0f} s."
-MEDIA_COUNT = "{network} takes at most {max} files; {count} are attached."
+MEDIA_COUNT = "{network} takes at most {max_files}; {count_attached}."
 MEDIA_NEEDED = "A {content_type} on {network} needs a {what}."
 MEDIA_MIXED = "{network} does not mix pictures and videos in one post."
 
 
+def _files(n: int) -> str:
+    return "1 file" if n == 1 else f"{n} files"
+
+
 def check_media(
-    net: Network, content_type: str | None, media: Sequence[MediaFacts]
+    net: Network,
+    content_type: str | None,
+    media: Sequence[MediaFacts],
+    *,
+    kept_count: int = 0,
 ) -> list[Problem]:
-    """Local limits of the content type (ours: the spec gives none). Paths `media` / `media.N`."""
+    """Local limits of the content type (ours: the spec gives none) for the media the user
+    adds; `kept_count` more are already on the server post and were accepted there: they are
+    not judged again, and count towards the number only when files are added (issue 15 §3).
+    Paths `media` / `media.N` (N indexes `media`)."""
     ct = content_type or net.default_content_type
     rules = net.media_rules(ct)
     ct_label = net.content_type_label(ct).lower()
     problems: list[Problem] = []
-    if len(media) > rules.max_count:
+    total = len(media) + kept_count
+    if media and total > rules.max_count:
         problems.append(
             Problem(
                 "media",
                 MEDIA_COUNT,
-                {"network": net.name, "max": rules.max_count, "count": len(media)},
+                {
+                    "network": net.name,
+                    "max_files": _files(rules.max_count),
+                    "count_attached": f"{total} " + ("is" if total == 1 else "are") + " attached",
+                },
             )
         )
     kinds = {("video" if item.mime.startswith("video/") else "image") for item in media}
@@ -246,8 +269,12 @@ def validate_destination(
     scheduling: bool = False,
     board_ids: Sequence[str] | None = None,
     channel_ids: Sequence[str] | None = None,
+    kept_media: int = 0,
 ) -> list[Problem]:
     """Everything we can know locally about one destination; paths relative to it.
+
+    `media` are the files the user adds (checked against the local rules); `kept_media` more
+    are already on the server and count only towards "needs media" (see `check_media`).
 
     `scheduling` (schedule, queue or publish now) adds what the server demands only then:
     required settings, text or media, and media the content type cannot do without.
@@ -260,21 +287,28 @@ def validate_destination(
         problems.append(Problem("content_type", m.INVALID_CHOICE))
         content_type = None
     limit = net.max_length(account_max_length)
-    length = text_length(content)
-    # X cuts long text into a thread itself, unless the account posts long posts.
-    if length > limit and not net.splits_into_thread:
-        problems.append(Problem("content", m.MAX_CHARS, {"max": limit}))
+    length = text_length(content, platform)
+    # Every network refuses over-long text (X included: a 281 post is answered 422); moving the
+    # overflow into a thread is the user's choice (`app.compose.thread_split`).
+    if length > limit:
+        problems.append(
+            Problem(
+                "content",
+                TEXT_TOO_LONG,
+                {"network": net.name, "length": length, "max": limit, "over": length - limit},
+            )
+        )
     problems.extend(
         p.prefixed("meta.")
         for p in check_meta(platform, meta, board_ids=board_ids, channel_ids=channel_ids)
     )
-    problems.extend(check_media(net, content_type, media))
+    problems.extend(check_media(net, content_type, media, kept_count=kept_media))
     if scheduling:
-        if not has_text(content) and not media:
+        if not has_text(content) and not media and not kept_media:
             problems.append(Problem("content", m.NEEDS_TEXT_OR_MEDIA))
         for key in missing_required(platform, meta, content_type):
             problems.append(Problem(f"meta.{key}", m.REQUIRED))
-        needed = media_needed(net, content_type, len(media))
+        needed = media_needed(net, content_type, len(media) + kept_media)
         if needed is not None:
             problems.append(needed)
     return problems

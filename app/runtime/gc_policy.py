@@ -5,7 +5,8 @@ holds ~100,000 of them (modules, pydantic schemas, Qt wrappers) that live until 
 sync of thousands of posts triggered several full passes of ~100 ms each: visible freezes. After
 start-up those objects are moved out of the collector's sight (`gc.freeze`), and young
 collections run less often, so fewer short-lived objects (parsed pages in flight) get promoted
-to the old generation and trigger full passes at all.
+to the old generation and trigger full passes at all. Without this, the sync bench's heartbeat
+saw one full pass of 280-375 ms per sync (`docs/notes/speed_tricks.md`, issue 18).
 """
 
 from __future__ import annotations

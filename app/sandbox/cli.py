@@ -20,6 +20,7 @@ from types import FrameType
 
 from app.sandbox.engine import DEFAULT_RETRY_DELAY, SandboxEngine
 from app.sandbox.fault_injection import FailAfterCommit, parse_rate
+from app.sandbox.host_check import check_host
 from app.sandbox.http_support import SandboxSettings
 from app.sandbox.seed import DEMO_API_KEY, ensure_admin_key, is_seeded, seed
 from app.sandbox.server import API_PREFIX, create_app
@@ -122,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
 
             faults = FailAfterCommit(args.fail_after_commit, args.fault_seed)
             app = create_app(store, settings, faults if args.fail_after_commit else None)
+            check_host(app, sock)  # a browser page cannot reach it by DNS rebinding
             server = LoopbackServer(app, announce)
             engine = SandboxEngine(
                 store,

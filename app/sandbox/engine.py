@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from app.sandbox import deliveries, publisher
 from app.sandbox.demo_receivers import Answer
 from app.sandbox.store import SandboxStore
-from app.sandbox.webhook_rules import endpoint_problem
+from app.sandbox.webhook_rules import delivery_problem
 from app.sandbox.webhook_sender import DELIVERY_TIMEOUT_SECONDS, envelope_body, post_signed
 
 if TYPE_CHECKING:
@@ -148,7 +148,11 @@ class SandboxEngine:
             return  # deleted: its queued jobs went with it
         answer = Answer(None, None)
         # §4 rule 2: the endpoint is judged again at delivery time.
-        if endpoint_problem(target.endpoint, allow_private=self.allow_private_endpoints) is None:
+        # The host name is resolved too: a name pointing at a private address is refused.
+        problem = await delivery_problem(
+            target.endpoint, allow_private=self.allow_private_endpoints
+        )
+        if problem is None:
             try:
                 answer, _ = await post_signed(
                     self._http(),

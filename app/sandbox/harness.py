@@ -11,6 +11,7 @@ from typing import Literal
 
 from app.sandbox.engine import DEFAULT_RETRY_DELAY, SandboxEngine
 from app.sandbox.fault_injection import FailAfterCommit
+from app.sandbox.host_check import check_host
 from app.sandbox.http_support import SandboxSettings
 from app.sandbox.seed import SandboxKeys, seed
 from app.sandbox.server import API_PREFIX, create_app
@@ -86,9 +87,9 @@ class SandboxServer:
             self.workspace_id = result.workspace_id
             self.other_workspace_id = result.other_workspace_id
             ready = threading.Event()
-            self._server = LoopbackServer(
-                create_app(self.store, self._settings, self.faults), ready.set
-            )
+            app = create_app(self.store, self._settings, self.faults)
+            check_host(app, sock, any_port=True)  # tests reach it through relays too
+            self._server = LoopbackServer(app, ready.set)
             server = self._server
             self._thread = threading.Thread(
                 target=lambda: server.run(sockets=[sock]), name="sandbox-server", daemon=True

@@ -65,6 +65,9 @@ class LoopbackServer(uvicorn.Server):
     async def main_loop(self) -> None:
         assert self._stop is not None
         counter = 0
+        # The Date header from the first answer on (uvicorn sets it on a tick; clients read the
+        # server's time from it).
+        await self.on_tick(counter)
         while not self.should_exit:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), timeout=1.0)

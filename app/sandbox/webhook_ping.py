@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from app.sandbox.webhook_rules import TEST_EVENT, endpoint_problem
+from app.sandbox.webhook_rules import TEST_EVENT, delivery_problem
 from app.sandbox.webhook_sender import PING_TIMEOUT_SECONDS, envelope_body, post_signed
 
 
@@ -26,7 +26,7 @@ async def send_test_ping(
     """POST a signed `webhook.test`; the answer says whether the receiver gave a 2xx."""
     import httpx  # only this route needs it; keeps sandbox start-up lean
 
-    if endpoint_problem(endpoint, allow_private=allow_private) is not None:
+    if await delivery_problem(endpoint, allow_private=allow_private) is not None:
         return {
             "success": False,
             "status": None,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import re
 import secrets
@@ -94,3 +95,25 @@ def _is_non_public_host(host: str) -> bool:
         or address.is_reserved
         or address.is_multicast
     )
+
+
+async def delivery_problem(endpoint: str, *, allow_private: bool) -> str | None:
+    """`endpoint_problem` at delivery time (§4 rule 2, "again at delivery"), plus the address
+    the host name resolves to now: a name pointing at 127.0.0.1 or a private network is refused
+    like the literal address (it was delivered to before). A name that does not resolve is
+    left to the POST, which fails to connect."""
+    problem = endpoint_problem(endpoint, allow_private=allow_private)
+    if problem is not None or allow_private:
+        return problem
+    host = urlsplit(endpoint).hostname or ""
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+        return None  # a literal address was judged above
+    except ValueError:
+        pass
+    try:
+        found = await asyncio.to_thread(socket.getaddrinfo, host, None)
+    except (OSError, UnicodeError):
+        return None
+    addresses = {info[4][0] for info in found}
+    return "private" if any(_is_non_public_host(str(a)) for a in addresses) else None

@@ -1,9 +1,12 @@
-"""Webhook delivery logs kept in the workspace's durable file (`local_store.py`, schema step 3).
+"""Webhook delivery logs kept in the workspace's durable file (`local_store.py`, schema steps 3
+and 4): the delivery archive (issue 17).
 
-The service keeps a delivery log for 7 days; what was read here is kept (`KEEP_FOR`), so after
-a week these rows are the only copy. A webhook read before is topped up by reading its newest
-pages until a row already kept (`app.sync.webhook_monitor`), and its chart is computed from the
-kept rows instead of walking the server's pages at every click.
+The service keeps a delivery log for 7 days; what was read here is kept (90 days unless the
+user sets another retention), so after a week these rows are the only copy; a webhook deleted
+on the server keeps its rows until the user removes them (`note_listed`, `remove`). A webhook
+read before is topped up by reading its newest pages until a row already kept
+(`app.sync.webhook_monitor`), and its chart is computed from the kept rows instead of walking
+the server's pages at every click.
 
 Rows are keyed by (webhook id, delivery id) and listed newest first by `created_at`, then id,
 never by page number: every new delivery pushes the server's rows one place down.
@@ -30,6 +33,7 @@ from pydantic import TypeAdapter, ValidationError
 from app.models.webhooks import DeliveryLog
 from app.store.local_schema import LOCAL_MIGRATIONS
 from app.store.local_store import utc_text
+from app.webhooks.raw_log import RawDeliveryLog
 
 T = TypeVar("T")
 LogKey = tuple[str, str]
@@ -38,9 +42,12 @@ LogKey = tuple[str, str]
 MAX_ATTEMPTS = 3
 """Spec §6: up to 3 attempts; a failed row with fewer may still be retried."""
 KEEP_FOR = timedelta(days=90)
-"""Kept rows older than this are dropped (a busy webhook's file would grow for ever)."""
+"""The default retention: kept rows older than this are dropped (a busy webhook's file would
+grow for ever); the user sets another (`set_retention_days`)."""
+MIN_RETENTION_DAYS = 7
+MAX_RETENTION_DAYS = 3650
 
-_LOG = TypeAdapter(DeliveryLog)
+_LOG = TypeAdapter(RawDeliveryLog)
 _COLUMNS = "id, created_utc, event_type, outcome, response_status, attempts, settled_utc, gap_below"
 _ORDER = "ORDER BY created_utc DESC, id DESC"
 _IDS_PER_QUERY = 400
@@ -104,6 +111,18 @@ class KeptRow:
         return datetime.fromisoformat(self.created_utc) if self.created_utc else None
 
 
+@dataclass(frozen=True, slots=True)
+class ArchivedWebhook:
+    webhook_id: str
+    endpoint: str | None
+    gone_utc: str | None
+    """When the server's list stopped holding it (None: it is still there)."""
+    rows: int
+    bytes: int
+    oldest_utc: str | None
+    newest_utc: str | None
+
+
 @dataclass(frozen=True)
 class StoredRun:
     added: tuple[str, ...]
@@ -139,7 +158,10 @@ def _row_values(log: DeliveryLog) -> tuple[Any, ...]:
     settled = log.delivered_at or log.failed_at
     created, settled_at = _aware(log.created_at), _aware(settled)
     settle_ms = None
-    if created is not None and settled_at is not None and log.attempts <= 1:
+    # Only where it is measured (issue 17 §6): two whole-second timestamps say 0 or 1,000 ms
+    # whatever the receiver took, so no time is derived from them.
+    measured = any(moment is not None and moment.microsecond for moment in (created, settled_at))
+    if measured and created is not None and settled_at is not None and log.attempts <= 1:
         elapsed = (settled_at - created).total_seconds() * 1000
         settle_ms = elapsed if 0 <= elapsed < 60_000 else None
     return (
@@ -152,7 +174,7 @@ def _row_values(log: DeliveryLog) -> tuple[Any, ...]:
         int(undecided(log)),
         int(created.timestamp()) if created is not None else 0,
         settle_ms,
-        log.model_dump_json(),
+        log.archive_json() if isinstance(log, RawDeliveryLog) else log.model_dump_json(),
     )
 
 
@@ -290,7 +312,7 @@ class DeliveryArchive:
             )
         return known
 
-    def log(self, webhook_id: str, log_id: str) -> DeliveryLog | None:
+    def log(self, webhook_id: str, log_id: str) -> RawDeliveryLog | None:
         """The whole log as the server sent it (None when not kept or no longer readable)."""
         found = self.db.read(
             "SELECT body FROM delivery_logs WHERE webhook_id = ? AND id = ?", (webhook_id, log_id)
@@ -468,31 +490,103 @@ class DeliveryArchive:
             params = (webhook_id, log_id)
         await self.db.transaction(lambda connection: connection.execute(sql, params))
 
-    async def forget_others(self, webhook_ids: Iterable[str]) -> int:
-        """Drop the kept logs of every webhook not in `webhook_ids` (the server's whole list:
-        a deleted webhook's logs are deleted with it); returns how many rows went."""
-        keep = sorted(set(webhook_ids))
+    async def note_listed(self, webhooks: Iterable[tuple[str, str]]) -> int:
+        """The server's whole list, as (id, endpoint): a kept webhook missing from it was deleted
+        there. Its rows stay (after 7 days they are the only copy) until the user removes them
+        (`remove`); returns how many webhooks were newly marked gone."""
+        listed = dict(webhooks)
+        now = utc_text(datetime.now(UTC))
 
         def work(connection: sqlite3.Connection) -> int:
-            held = [
-                row[0] for row in connection.execute("SELECT webhook_id FROM delivery_log_sources")
-            ]
-            gone = [webhook_id for webhook_id in held if webhook_id not in keep]
-            removed = 0
-            for webhook_id in gone:
-                removed += connection.execute(
-                    "DELETE FROM delivery_logs WHERE webhook_id = ?", (webhook_id,)
-                ).rowcount
+            held = connection.execute(
+                "SELECT webhook_id, gone_utc FROM delivery_log_sources"
+            ).fetchall()
+            gone = 0
+            for webhook_id, endpoint in listed.items():
                 connection.execute(
-                    "DELETE FROM delivery_log_sources WHERE webhook_id = ?", (webhook_id,)
+                    "INSERT INTO delivery_log_sources (webhook_id, endpoint, read_utc) "
+                    "VALUES (?, ?, ?) ON CONFLICT (webhook_id) DO UPDATE SET gone_utc = NULL, "
+                    "endpoint = excluded.endpoint",
+                    (webhook_id, endpoint, now),
                 )
-            return removed
+            for webhook_id, gone_utc in held:
+                if webhook_id not in listed and gone_utc is None:
+                    connection.execute(
+                        "UPDATE delivery_log_sources SET gone_utc = ? WHERE webhook_id = ?",
+                        (now, webhook_id),
+                    )
+                    gone += 1
+            return gone
 
         return await self.db.transaction(work)
 
+    async def remove(self, webhook_id: str) -> int:
+        """The user removes a webhook's archive; returns how many rows went."""
+
+        def work(connection: sqlite3.Connection) -> int:
+            removed = connection.execute(
+                "DELETE FROM delivery_logs WHERE webhook_id = ?", (webhook_id,)
+            ).rowcount
+            connection.execute(
+                "DELETE FROM delivery_log_sources WHERE webhook_id = ?", (webhook_id,)
+            )
+            return int(removed)
+
+        return await self.db.transaction(work)
+
+    def all_logs(self, webhook_id: str) -> list[RawDeliveryLog]:
+        """Every kept log of a webhook, newest first (an export; rows no longer readable are
+        left out)."""
+        logs = []
+        for (body,) in self.db.read(
+            f"SELECT body FROM delivery_logs WHERE webhook_id = ? {_ORDER}", (webhook_id,)
+        ):
+            try:
+                logs.append(_LOG.validate_json(body))
+            except ValidationError:
+                continue
+        return logs
+
+    def retention_days(self) -> int:
+        found = self.db.read(
+            "SELECT value FROM delivery_archive_settings WHERE name = 'retention_days'"
+        )
+        try:
+            days = int(found[0][0]) if found else KEEP_FOR.days
+        except ValueError:
+            days = KEEP_FOR.days
+        return min(max(days, MIN_RETENTION_DAYS), MAX_RETENTION_DAYS)
+
+    async def set_retention_days(self, days: int) -> None:
+        """Kept rows older than `days` go at the next prune (`prune`)."""
+        if not MIN_RETENTION_DAYS <= days <= MAX_RETENTION_DAYS:
+            raise ValueError(
+                f"Keep deliveries between {MIN_RETENTION_DAYS} and {MAX_RETENTION_DAYS} days."
+            )
+        await self.db.transaction(
+            lambda connection: connection.execute(
+                "INSERT INTO delivery_archive_settings (name, value) VALUES ('retention_days', ?) "
+                "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                (str(days),),
+            )
+        )
+
+    def summary(self) -> list[ArchivedWebhook]:
+        """Every webhook with kept rows (or a source row), its size and whether it is gone."""
+        found = self.db.read(
+            "SELECT s.webhook_id, s.endpoint, s.gone_utc, COUNT(l.id), "
+            "coalesce(SUM(length(l.body)), 0), MIN(l.created_utc), MAX(l.created_utc) "
+            "FROM delivery_log_sources s LEFT JOIN delivery_logs l ON l.webhook_id = s.webhook_id "
+            "GROUP BY s.webhook_id ORDER BY s.gone_utc IS NOT NULL, s.webhook_id"
+        )
+        return [
+            ArchivedWebhook(row[0], row[1], row[2], int(row[3]), int(row[4]), row[5], row[6])
+            for row in found
+        ]
+
     async def prune(self, now: datetime) -> int:
-        """Drop kept rows older than `KEEP_FOR`; returns how many."""
-        cutoff = utc_text(now - KEEP_FOR)
+        """Drop kept rows older than the retention the user set; returns how many."""
+        cutoff = utc_text(now - timedelta(days=self.retention_days()))
         return await self.db.transaction(
             lambda connection: (
                 connection.execute(

@@ -79,6 +79,23 @@ LOCAL_MIGRATIONS: tuple[str, ...] = (
         read_utc TEXT NOT NULL
     );
     """,
+    # 4: the delivery archive (issue 17): a webhook deleted on the server keeps its rows until
+    # the user removes them (`gone_utc`, its `endpoint` to name it by); the user's retention;
+    # bulk replays, one row per delivery recorded before it is asked (at most once each).
+    """
+    ALTER TABLE delivery_log_sources ADD COLUMN gone_utc TEXT;
+    ALTER TABLE delivery_log_sources ADD COLUMN endpoint TEXT;
+    CREATE TABLE delivery_archive_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE delivery_replays (
+        webhook_id TEXT NOT NULL,
+        log_id TEXT NOT NULL,
+        batch TEXT NOT NULL,
+        state TEXT NOT NULL,
+        asked_utc TEXT,
+        detail TEXT,
+        PRIMARY KEY (webhook_id, log_id, batch)
+    );
+    """,
 )
 
 LOCAL_SCHEMA_VERSION = len(LOCAL_MIGRATIONS)

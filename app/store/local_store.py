@@ -29,12 +29,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from app.store import sqlite_file
+from app.store.disk_full import is_disk_full
 from app.store.local_schema import LOCAL_MIGRATIONS, LOCAL_SCHEMA_VERSION
+from app.store.private_files import make_private
+from app.store.utc_text import parse_utc_text as parse_utc_text  # re-exported
+from app.store.utc_text import utc_text as utc_text  # re-exported
 from app.workspaces.profiles import Paths
 
 T = TypeVar("T")
 
-_UTC_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 _PREVIEW_CHARS = 160
 _INSERT_COLUMNS = (
     "id, title, document, search_text, revision, created_utc, updated_utc, "
@@ -137,16 +141,6 @@ def local_store_path(paths: Paths, profile_id: str) -> Path:
     return cache.with_name(f"{profile_id}.local.sqlite3")
 
 
-def utc_text(moment: datetime) -> str:
-    """Fixed-width UTC text, so text order is time order."""
-    return moment.astimezone(UTC).strftime(_UTC_FORMAT)
-
-
-def parse_utc_text(text: str) -> datetime:
-    # fromisoformat (3.11 reads the "Z") is several times faster than strptime.
-    return datetime.fromisoformat(text)
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -172,6 +166,8 @@ class LocalStore:
         self._writer_conn: sqlite3.Connection | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="local-store-writer")
         self._closed = False
+        self.notice: str | None = None
+        """Something the user must be told about the file as it was opened (it was empty)."""
 
     # -- opening ------------------------------------------------------------------------------
 
@@ -186,8 +182,17 @@ class LocalStore:
                 f"Could not create the folder for your drafts, {path.parent}: "
                 f"{exc.strerror or exc}."
             ) from None
+        notice = None
         if path.exists():
+            if _is_empty_file(path):
+                # SQLite takes a 0-byte file for a new database: whatever it held (a crash, a
+                # full disk, a sync tool) is gone already, and the user must hear it.
+                notice = _empty_file_notice(path)
             _check_existing(path)
+        try:
+            make_private(path)  # 0600 before SQLite opens it: its -wal/-shm follow
+        except OSError as exc:
+            raise _os_error(exc, path) from None
         connection = _connect(path)
         try:
             _configure(connection)
@@ -198,7 +203,9 @@ class LocalStore:
         except BaseException:
             connection.close()
             raise
-        return cls(path, connection, now=now)
+        store = cls(path, connection, now=now)
+        store.notice = notice
+        return store
 
     # -- drafts: reads ------------------------------------------------------------------------
 
@@ -522,15 +529,13 @@ class LocalStore:
 
 def _connect(path: Path) -> sqlite3.Connection:
     try:
-        return sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        return sqlite_file.connect(path)
     except sqlite3.Error as exc:
         raise _as_store_error(exc, path) from None
 
 
 def _configure(connection: sqlite3.Connection) -> None:
-    connection.execute("PRAGMA journal_mode = WAL")
-    connection.execute("PRAGMA synchronous = FULL")
-    connection.execute("PRAGMA foreign_keys = ON")
+    sqlite_file.set_pragmas(connection, _PRAGMAS)
 
 
 def _check_existing(path: Path) -> None:
@@ -557,25 +562,44 @@ def _check_existing(path: Path) -> None:
         connection.close()
 
 
+_PRAGMAS = ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON")
+
+
 def _migrate(connection: sqlite3.Connection, path: Path) -> None:
-    for step, script in enumerate(LOCAL_MIGRATIONS, start=1):
-        connection.execute("BEGIN IMMEDIATE")
-        try:
-            version = connection.execute("PRAGMA user_version").fetchone()[0]
-            if version > LOCAL_SCHEMA_VERSION:
-                raise NewerLocalSchema(
-                    f"Your drafts file {path} was written by a newer version of Postdesk; "
-                    "it was not changed."
-                )
-            if version < step:
-                for statement in script.split(";"):
-                    if statement.strip():
-                        connection.execute(statement)
-                connection.execute(f"PRAGMA user_version = {step}")
-        except BaseException:
-            connection.rollback()
-            raise
-        connection.commit()
+    def too_new(_version: int, _known: int) -> NewerLocalSchema:
+        return NewerLocalSchema(
+            f"Your drafts file {path} was written by a newer version of Postdesk; "
+            "it was not changed."
+        )
+
+    sqlite_file.migrate(connection, LOCAL_MIGRATIONS, too_new)
+
+
+def _is_empty_file(path: Path) -> bool:
+    try:
+        return path.is_file() and path.stat().st_size == 0
+    except OSError:
+        return False
+
+
+def _empty_file_notice(path: Path) -> str:
+    return (
+        f"Your drafts file {path} was empty (0 bytes), so there were no drafts or outbox "
+        "entries to show: it was started again as a new file. If you had drafts, look for a "
+        "backup of that file."
+    )
+
+
+def _os_error(exc: OSError, path: Path) -> LocalStoreError:
+    if is_disk_full(exc):
+        return LocalStoreError(
+            f"The disk is full: your drafts file {path} could not be created. Free some disk "
+            "space; what you typed is still in the window."
+        )
+    return LocalStoreError(
+        f"Could not create your drafts file {path}: {exc.strerror or exc}. Check the "
+        "permissions of the folder."
+    )
 
 
 def _damaged_message(path: Path, detail: str) -> str:
@@ -592,7 +616,12 @@ def _as_store_error(exc: sqlite3.Error, path: Path) -> LocalStoreError:
         "not a database" in text or "malformed" in text or "corrupt" in text
     ):
         return LocalStoreDamaged(_damaged_message(path, text))
-    if "disk is full" in text or "disk I/O" in text:
+    if is_disk_full(exc):
+        return LocalStoreError(
+            f"The disk is full: your drafts file {path} could not be written. Free some disk "
+            "space; what you typed is still in the window."
+        )
+    if "disk I/O" in text:
         return LocalStoreError(
             f"Could not write your drafts file {path} ({text}). Free some disk space; "
             "what you typed is still in the window."

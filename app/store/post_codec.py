@@ -14,26 +14,25 @@ at start-up, before pydantic and the models (~150 ms of imports) are needed at a
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 from zoneinfo import ZoneInfo
 
 from app.calendar.post_card import PostCard, card_of, card_to_json
+from app.store.utc_text import utc_text
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from app.models import Label, Post, SocialAccountSummary
 
-# Sorting as text must equal sorting in time, so the width is fixed and the zone is always UTC.
-_UTC_TEXT = "%Y-%m-%d %H:%M:%S.%f"
-
 
 class PostRow(NamedTuple):
     id: str
-    scheduled_utc: str | None
+    scheduled_utc: str | None  # `app.store.utc_text` form: text order is time order
     calendar_utc: str | None
     created_utc: str | None
     status: str
@@ -44,18 +43,6 @@ class PostRow(NamedTuple):
     parsed_card: PostCard  # the same, as the calendar will read it
 
 
-def utc_text(moment: datetime) -> str:
-    if moment.tzinfo is None:
-        raise ValueError("an aware datetime is needed (naive times are ambiguous)")
-    return moment.astimezone(UTC).strftime(_UTC_TEXT)
-
-
-def utc_from_text(text: str) -> datetime:
-    # `fromisoformat` reads this fixed form as is; the first `strptime` of a run imports and
-    # compiles `_strptime` (~3 ms, paid by the first paint when it reads the last sync time).
-    return datetime.fromisoformat(text).replace(tzinfo=UTC)
-
-
 def calendar_time(post: Post) -> datetime | None:
     """Where the calendar shows a post: its schedule, or when it went out if it had none
     (a "publish now" post has no `scheduled_at` but belongs on the day it was published)."""
@@ -64,13 +51,7 @@ def calendar_time(post: Post) -> datetime | None:
 
 def dump_model(model: BaseModel) -> str:
     """Stable JSON of a wire model (sorted keys: the same data always gives the same text)."""
-    return json.dumps(
-        model.model_dump(exclude_unset=True),
-        default=_json_default,
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
+    return _ENCODER.encode(model.model_dump(exclude_unset=True))
 
 
 def load_label(body: str) -> Label:
@@ -140,9 +121,16 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"cannot store a {type(value).__name__} in the cache")
 
 
+@functools.lru_cache(maxsize=256)  # a few offsets recur on every post (UTC above all)
 def _offset_text(offset: timedelta | None) -> str:
     seconds = int((offset or timedelta()).total_seconds())
     sign = "-" if seconds < 0 else "+"
     hours, rest = divmod(abs(seconds), 3600)
     minutes, seconds = divmod(rest, 60)
     return f"{sign}{hours:02d}:{minutes:02d}" + (f":{seconds:02d}" if seconds else "")
+
+
+# One encoder for every body: `json.dumps` with options builds a new one per call.
+_ENCODER = json.JSONEncoder(
+    default=_json_default, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+)

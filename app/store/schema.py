@@ -1,13 +1,17 @@
 """Schema of a workspace cache file, versioned with `PRAGMA user_version`.
 
-Each entry of MIGRATIONS moves the file one version up and runs in its own transaction, so a
-crash between two steps leaves a file that the next start simply continues to migrate. Append
-new steps; never edit a step that has shipped.
+Each entry of MIGRATIONS moves the file one version up in its own transaction
+(`app.store.sqlite_file`). Append new steps; never edit a step that has shipped.
 """
 
 from __future__ import annotations
 
 import sqlite3
+
+from app.store import sqlite_file
+from app.store.sqlite_file import schema_version
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SchemaTooNew", "migrate", "schema_version"]
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: posts with the columns the calendar filters on, accounts, labels, sync bookkeeping.
@@ -62,6 +66,38 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX posts_calendar_cards ON posts (calendar_utc, id, status, card);
     DROP INDEX posts_by_calendar_time;
     """,
+    # 4: times in the one stored form of `app.store.utc_text` (`2026-10-25T00:30:00.000000Z`,
+    # the local file's), not `2026-10-25 00:30:00.000000`. Every row changes alike, so text
+    # order is still time order.
+    """
+    UPDATE posts SET scheduled_utc = replace(scheduled_utc, ' ', 'T') || 'Z'
+        WHERE scheduled_utc GLOB '????-??-?? *';
+    UPDATE posts SET calendar_utc = replace(calendar_utc, ' ', 'T') || 'Z'
+        WHERE calendar_utc GLOB '????-??-?? *';
+    UPDATE posts SET created_utc = replace(created_utc, ' ', 'T') || 'Z'
+        WHERE created_utc GLOB '????-??-?? *';
+    UPDATE sync_meta SET value = replace(value, ' ', 'T') || 'Z'
+        WHERE key IN ('last_sync_at', 'last_full_sync_at', 'open_since')
+        AND value GLOB '????-??-?? *';
+    """,
+    # 5: every calendar card in the one kind the reader knows (`app.calendar.post_card`, a JSON
+    # array, version 3). Object cards (versions 1 and 2) become arrays here, once, so no
+    # start after an upgrade decodes bodies with pydantic before its first paint; a card that
+    # is neither is dropped, and the reader builds it from the body until a sync writes it.
+    """
+    UPDATE posts SET card = json_array(
+            3, json_extract(card, '$.id'), json_extract(card, '$.status'),
+            json_extract(card, '$.at'), json_extract(card, '$.out'),
+            json_extract(card, '$.summary'), json_extract(card, '$.platform'),
+            json_extract(card, '$.account'), json(json_extract(card, '$.networks')),
+            json(json_extract(card, '$.accounts')), json(json_extract(card, '$.labels')))
+        WHERE json_valid(card) AND json_extract(card, '$.v') IN (1, 2)
+        AND json_type(card, '$.id') = 'text' AND json_type(card, '$.status') = 'text'
+        AND json_type(card, '$.summary') = 'text' AND json_type(card, '$.account') = 'text'
+        AND json_type(card, '$.networks') = 'array' AND json_type(card, '$.accounts') = 'array'
+        AND json_type(card, '$.labels') = 'array';
+    UPDATE posts SET card = NULL WHERE card NOT GLOB '[[]3,*';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -71,46 +107,10 @@ class SchemaTooNew(Exception):
     """The file was written by a newer Postdesk with a schema this version does not know."""
 
 
-def schema_version(connection: sqlite3.Connection) -> int:
-    return int(connection.execute("PRAGMA user_version").fetchone()[0])
-
-
 def migrate(connection: sqlite3.Connection) -> int:
-    """Bring the file to SCHEMA_VERSION; running it again does nothing. Returns the version.
-
-    The connection must be in autocommit mode (`isolation_level=None`). The version is read again
-    inside each write transaction, so two processes opening a new file at once do not both
-    create the tables.
-    """
-    while True:
-        connection.execute("BEGIN IMMEDIATE")
-        try:
-            version = schema_version(connection)
-            if version > SCHEMA_VERSION:
-                raise SchemaTooNew(
-                    f"schema version {version}, this Postdesk knows {SCHEMA_VERSION}"
-                )
-            if version == SCHEMA_VERSION:
-                connection.execute("COMMIT")
-                return version
-            for statement in _statements(MIGRATIONS[version]):
-                connection.execute(statement)
-            connection.execute(f"PRAGMA user_version = {version + 1}")
-            connection.execute("COMMIT")
-        except BaseException:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            raise
+    """Bring the file to SCHEMA_VERSION (see `app.store.sqlite_file.migrate`)."""
+    return sqlite_file.migrate(connection, MIGRATIONS, _too_new)
 
 
-def _statements(script: str) -> list[str]:
-    statements: list[str] = []
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            statements.append(buffer.strip())
-            buffer = ""
-    if buffer.strip():
-        raise ValueError(f"incomplete SQL statement in a migration: {buffer.strip()[:60]}")
-    return statements
+def _too_new(version: int, known: int) -> SchemaTooNew:
+    return SchemaTooNew(f"schema version {version}, this Postdesk knows {known}")

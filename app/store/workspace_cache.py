@@ -37,6 +37,7 @@ from app.calendar.post_card import (
     card_of,
     label_from_json,
 )
+from app.store import sqlite_file
 from app.store.post_codec import (
     PostRow,
     decode_post,
@@ -44,10 +45,10 @@ from app.store.post_codec import (
     encode_post,
     load_account,
     load_label,
-    utc_from_text,
-    utc_text,
 )
+from app.store.private_files import make_private
 from app.store.schema import SchemaTooNew, migrate
+from app.store.utc_text import parse_utc_text, utc_text
 from app.workspaces.profiles import move_aside
 
 if TYPE_CHECKING:
@@ -697,7 +698,7 @@ class WorkspaceCache:
 
     def _meta_time(self, key: str) -> datetime | None:
         values = self._read_column("SELECT value FROM sync_meta WHERE key = ?", [key])
-        return utc_from_text(values[0]) if values else None
+        return parse_utc_text(values[0]) if values else None
 
     def _read_column(self, sql: str, params: Sequence[str]) -> list[str]:
         with self._reading() as db:
@@ -730,14 +731,11 @@ class _Damaged(sqlite3.DatabaseError):
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE), never implicit.
-    connection = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
-    try:
-        connection.execute("PRAGMA synchronous=NORMAL")  # durable enough with WAL, much faster
-    except BaseException:
-        connection.close()
-        raise
-    return connection
+    if str(path) != ":memory:":
+        with contextlib.suppress(OSError):  # sqlite's own open below reports it, as before
+            make_private(path)  # 0600, and so are its -wal and -shm (issue 19 §4)
+    # synchronous=NORMAL: durable enough with WAL, much faster.
+    return sqlite_file.connect(path, pragmas=("synchronous=NORMAL",))
 
 
 def _was_left_open(db: sqlite3.Connection) -> bool:

@@ -25,12 +25,9 @@ from enum import StrEnum
 from typing import Any
 
 from app.models.requests import BatchRequest
+from app.store import outbox_sql as sql
 from app.store.local_store import LocalStore, parse_utc_text, utc_text
 
-_COLUMNS = (
-    "id, draft_id, request, summary, scheduled_utc, state, reason, post_ids, attempts, "
-    "sent_utc, check_after_utc, source_key, created_utc, updated_utc, field_errors"
-)
 _CONTEXT = {"server_tz": UTC}
 _SUMMARY_CHARS = 80
 
@@ -58,8 +55,10 @@ _LABELS = {
     OutboxState.NEEDS_CONFIRMATION: "Schedule time passed: confirm",
 }
 
-OPEN_STATES = frozenset({OutboxState.QUEUED, OutboxState.SENDING, OutboxState.OUTCOME_UNKNOWN})
-"""States the sender still works on without asking the user."""
+FINAL_STATES = frozenset(
+    {OutboxState.SENT, OutboxState.NEEDS_ATTENTION, OutboxState.NEEDS_CONFIRMATION}
+)
+"""Nothing more happens to these without the user."""
 
 
 @dataclass(frozen=True)
@@ -114,28 +113,25 @@ class Outbox:
     def entries(self, states: Iterable[OutboxState] | None = None) -> list[OutboxEntry]:
         """Entries in the order they were queued, optionally only those in `states`."""
         if states is None:
-            rows = self.store.read(f"SELECT {_COLUMNS} FROM outbox ORDER BY id")
+            rows = self.store.read(sql.SELECT_ALL)
         else:
             wanted = [str(state) for state in states]
-            marks = ", ".join("?" for _ in wanted)
-            rows = self.store.read(
-                f"SELECT {_COLUMNS} FROM outbox WHERE state IN ({marks}) ORDER BY id", wanted
-            )
+            rows = self.store.read(sql.select_in_states(len(wanted)), wanted)
         return [_entry(row) for row in rows]
 
     def get(self, entry_id: int) -> OutboxEntry | None:
-        rows = self.store.read(f"SELECT {_COLUMNS} FROM outbox WHERE id = ?", (entry_id,))
+        rows = self.store.read(sql.SELECT_BY_ID, (entry_id,))
         return _entry(rows[0]) if rows else None
 
     def find_by_source(self, source_key: str) -> OutboxEntry | None:
-        rows = self.store.read(f"SELECT {_COLUMNS} FROM outbox WHERE source_key = ?", (source_key,))
+        rows = self.store.read(sql.SELECT_BY_SOURCE, (source_key,))
         return _entry(rows[0]) if rows else None
 
     def claimed_post_ids(self, since: datetime) -> set[str]:
         """Post ids already credited to entries sent at or after `since`: reconciliation never
         credits one post to two entries."""
         rows = self.store.read(
-            "SELECT post_ids FROM outbox WHERE state = ? AND sent_utc >= ?",
+            sql.SELECT_POST_IDS_SENT_SINCE,
             (str(OutboxState.SENT), utc_text(since)),
         )
         return {post_id for (text,) in rows for post_id in json.loads(text)}
@@ -160,15 +156,12 @@ class Outbox:
 
         def work(connection: sqlite3.Connection) -> OutboxEntry:
             if source_key is not None:
-                known = connection.execute(
-                    "SELECT id FROM outbox WHERE source_key = ?", (source_key,)
-                ).fetchone()
+                known = connection.execute(sql.SELECT_ID_BY_SOURCE, (source_key,)).fetchone()
                 if known is not None:
                     return _load(connection, int(known[0]))
             now = utc_text(self.store.now())
             cursor = connection.execute(
-                "INSERT INTO outbox (draft_id, request, summary, scheduled_utc, state, "
-                "source_key, created_utc, updated_utc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                sql.INSERT,
                 (draft_id, encoded, text, scheduled, str(OutboxState.QUEUED), source_key, now, now),
             )
             return _load(connection, int(cursor.lastrowid or 0))
@@ -207,9 +200,7 @@ class Outbox:
             raise ValueError("This batch may already be on the server; wait for the check.")
 
         def work(connection: sqlite3.Connection) -> None:
-            connection.execute(
-                "DELETE FROM outbox WHERE id = ? AND state = ?", (entry_id, str(entry.state))
-            )
+            connection.execute(sql.DELETE_IN_STATE, (entry_id, str(entry.state)))
 
         await self.store.transaction(work)
 
@@ -237,7 +228,6 @@ class Outbox:
 
         def work(connection: sqlite3.Connection) -> OutboxEntry | None:
             now = utc_text(self.store.now())
-            marks = ", ".join("?" for _ in expected)
             sets = ["state = ?", "reason = ?", "updated_utc = ?", "field_errors = ?"]
             params: list[Any] = [str(new), reason, now, errors_text]
             if ids is not None:
@@ -250,7 +240,7 @@ class Outbox:
                 sets.append("check_after_utc = ?")
                 params.append(utc_text(check_after))
             cursor = connection.execute(
-                f"UPDATE outbox SET {', '.join(sets)} WHERE id = ? AND state IN ({marks})",
+                sql.update_if_in_states(sets, len(expected)),
                 [*params, entry_id, *expected],
             )
             if not cursor.rowcount:
@@ -281,8 +271,7 @@ class Outbox:
 
         def work(connection: sqlite3.Connection) -> OutboxEntry | None:
             cursor = connection.execute(
-                "UPDATE outbox SET request = ?, scheduled_utc = ?, state = ?, reason = NULL, "
-                "field_errors = '{}', updated_utc = ? WHERE id = ? AND state = ?",
+                sql.REQUEUE,
                 (
                     encoded,
                     scheduled,
@@ -304,11 +293,7 @@ def _hide_sent_draft(connection: sqlite3.Connection, entry_id: int, now: str) ->
     """The draft a sent batch came from is hidden in the same commit (`restore_draft` brings
     it back): after a crash between the two, the user would find it and could send it twice.
     A draft that edits a server post is not the batch's, so it stays."""
-    connection.execute(
-        "UPDATE drafts SET deleted_utc = ? WHERE deleted_utc IS NULL AND server_post_id IS NULL "
-        "AND id = (SELECT draft_id FROM outbox WHERE id = ?)",
-        (now, entry_id),
-    )
+    connection.execute(sql.HIDE_SENT_DRAFT, (now, entry_id))
 
 
 def _summary(request: BatchRequest) -> str:
@@ -321,7 +306,7 @@ def _summary(request: BatchRequest) -> str:
 
 
 def _load(connection: sqlite3.Connection, entry_id: int) -> OutboxEntry:
-    row = connection.execute(f"SELECT {_COLUMNS} FROM outbox WHERE id = ?", (entry_id,)).fetchone()
+    row = connection.execute(sql.SELECT_BY_ID, (entry_id,)).fetchone()
     return _entry(row)
 
 
@@ -346,7 +331,7 @@ def _entry(row: Any) -> OutboxEntry:
 
 
 __all__ = [
-    "OPEN_STATES",
+    "FINAL_STATES",
     "Outbox",
     "OutboxEntry",
     "OutboxListener",

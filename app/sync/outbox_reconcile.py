@@ -11,11 +11,16 @@ Rules that keep the count exact:
 - All destinations found: created (sent). None found: not created, safe to send again. Some
   found: the batch was created and then changed on the server; the user decides.
 - The list must have been read whole; the caller re-reads it when its total moved while reading.
+- Times are compared as the server shows them (`to_read_time`, from `app.api.server_clock`):
+  this computer's clock running 10 minutes fast, or a wrong server time zone, must not hide a
+  post that was created. When nothing is found in the window but a matching post was created
+  within `DOUBT` before it, nothing is proven either way: the entry is `doubtful` (the user
+  decides), never sent again on a guess.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -25,6 +30,9 @@ from app.sync.outbox import OutboxEntry
 
 DEFAULT_SKEW = timedelta(minutes=2)
 """How far the server's clock may be behind ours (REST times also drop the fraction)."""
+DOUBT = timedelta(hours=26)
+"""A matching post created this long before the window may still be this entry's, read through
+a wrong clock or time zone (zones span 26 h); older than that it is another post."""
 
 
 @dataclass(frozen=True)
@@ -40,14 +48,12 @@ class Reconciled:
     post_ids: tuple[str, ...]
     complete: bool
     """Every destination was found (the batch was created)."""
-
-    @property
-    def created(self) -> bool:
-        return self.complete
+    doubtful: bool = False
+    """None found in the window, but a matching post shortly before it: not proven absent."""
 
     @property
     def absent(self) -> bool:
-        return not self.post_ids
+        return not self.post_ids and not self.doubtful
 
 
 def expected_posts(request: BatchRequest) -> list[ExpectedPost]:
@@ -70,6 +76,7 @@ def reconcile(
     claimed: set[str],
     *,
     skew: timedelta = DEFAULT_SKEW,
+    to_read_time: Callable[[datetime], datetime] = lambda local: local,
 ) -> list[Reconciled]:
     """One verdict per entry (same order as `entries` sorted by send time)."""
     pool = sorted(
@@ -79,7 +86,7 @@ def reconcile(
     used: set[str] = set()
     verdicts: list[Reconciled] = []
     for entry in sorted(entries, key=lambda e: (e.sent_at or e.created_at, e.id)):
-        since = (entry.sent_at or entry.created_at) - skew
+        since = to_read_time(entry.sent_at or entry.created_at) - skew
         found: list[str] = []
         for wanted in expected_posts(entry.request):
             match = next(
@@ -96,11 +103,17 @@ def reconcile(
             if match is not None:
                 found.append(match.id)
         used.update(found)
+        doubtful = not found and any(
+            post.id not in used and _created(post) >= since - DOUBT and _matches(post, wanted)
+            for wanted in expected_posts(entry.request)
+            for post in pool
+        )
         verdicts.append(
             Reconciled(
                 entry.id,
                 tuple(found),
                 complete=len(found) == len(entry.request.destinations),
+                doubtful=doubtful,
             )
         )
     return verdicts

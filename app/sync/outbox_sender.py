@@ -29,6 +29,7 @@ from datetime import datetime, timedelta
 import httpx
 
 from app.api import errors as e
+from app.api.backoff import Backoff
 from app.api.client import ApiClient
 from app.models.posts import Post
 from app.sync.gc_on_loop import collections_on_loop
@@ -98,7 +99,7 @@ class OutboxSender:
         read while reconciling), e.g. to put them in the cache at once."""
         self.status = SenderStatus("idle")
         self._lock = asyncio.Lock()
-        self._backoff = BACKOFF_START
+        self._backoff = Backoff(BACKOFF_START, BACKOFF_MAX)
 
     async def send_pending(self) -> PassResult:
         """One pass: recover cut-off sends, reconcile what is due, send what is queued."""
@@ -145,7 +146,9 @@ class OutboxSender:
         earliest = min(entry.sent_at or entry.created_at for entry in due)
         claimed = self.outbox.claimed_post_ids(earliest - self.skew - timedelta(days=1))
         by_id = {post.id: post for post in posts}
-        for verdict in reconcile(due, posts, claimed, skew=self.skew):
+        clock = self.client.server_clock
+        verdicts = reconcile(due, posts, claimed, skew=self.skew, to_read_time=clock.to_read_time)
+        for verdict in verdicts:
             if verdict.complete:
                 changed = await self.outbox.transition(
                     verdict.entry_id,
@@ -166,6 +169,19 @@ class OutboxSender:
                 )
                 if changed:
                     result.requeued.append(verdict.entry_id)
+            elif verdict.doubtful:
+                await self.outbox.transition(
+                    verdict.entry_id,
+                    OutboxState.NEEDS_ATTENTION,
+                    expect=[OutboxState.OUTCOME_UNKNOWN],
+                    reason=(
+                        "Its answer was lost, and a post like it is on the server but created "
+                        "earlier than this batch was sent, as far as the clocks tell "
+                        f"({clock.warning() or 'they agree within a minute'}). It was not "
+                        "sent again: check the calendar, then send it again or discard it."
+                    ),
+                )
+                result.attention.append(verdict.entry_id)
             else:
                 await self.outbox.transition(
                     verdict.entry_id,
@@ -229,6 +245,8 @@ class OutboxSender:
                 await self._move(taken, OutboxState.NEEDS_ATTENTION, f"{exc} {exc.hint}")
                 result.attention.append(taken.id)
                 continue
+            if posts:  # how the times read in answers relate to the server's clock
+                self.client.server_clock.observe_created(posts[0].created_at)
             sent = await self.outbox.transition(
                 taken.id,
                 OutboxState.SENT,
@@ -237,7 +255,7 @@ class OutboxSender:
             )
             result.sent.append(taken.id)
             self._created(sent, posts)
-            self._backoff = BACKOFF_START
+            self._backoff.succeeded()
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -301,14 +319,13 @@ class OutboxSender:
 
     def _stop_for(self, exc: e.ApiError, result: PassResult) -> bool:
         if isinstance(exc, e.RateLimited):
-            wait = exc.retry_after if exc.retry_after is not None else self._backoff
+            wait = exc.retry_after if exc.retry_after is not None else self._backoff.next_delay
             self._set_status(SenderStatus("rate_limited", str(exc), wait))
         elif isinstance(exc, _BLOCKING_ERRORS):
             wait = BACKOFF_MAX
             self._set_status(SenderStatus("blocked", f"{exc} {exc.hint}", None))
         else:
-            wait = self._backoff
-            self._backoff = min(self._backoff * 2, BACKOFF_MAX)
+            wait = self._backoff.failed()
             self._set_status(SenderStatus("offline", str(exc), wait))
         result.retry_in = wait
         result.stopped = True

@@ -19,11 +19,12 @@ import time
 from collections.abc import AsyncIterator, Callable
 from datetime import datetime, timedelta
 
+from app.api.backoff import Backoff
 from app.api.client import ApiClient
 from app.models.posts import Post
 from app.models.requests import BatchRequest
 from app.store.local_store import LocalStore, LocalStoreError
-from app.sync.outbox import Outbox, OutboxEntry, OutboxState
+from app.sync.outbox import FINAL_STATES, Outbox, OutboxEntry
 from app.sync.outbox_reconcile import DEFAULT_SKEW
 from app.sync.outbox_sender import (
     BACKOFF_MAX,
@@ -36,10 +37,6 @@ from app.sync.outbox_sender import (
 
 IDLE_POLL = 60.0
 """With nothing due, look again this often (another process may have queued something)."""
-FINAL_STATES = frozenset(
-    {OutboxState.SENT, OutboxState.NEEDS_ATTENTION, OutboxState.NEEDS_CONFIRMATION}
-)
-"""Nothing more happens to these without the user."""
 WAITING_PHASES = frozenset({"offline", "rate_limited", "blocked", "error"})
 """The loop cannot send now; entries stay queued until it can."""
 
@@ -82,7 +79,7 @@ class OutboxService:
         self._woken = False
         self._wakeup: asyncio.Future[None] | None = None
         self._watchers: list[asyncio.Future[None]] = []
-        self._backoff = BACKOFF_START
+        self._backoff = Backoff(BACKOFF_START, BACKOFF_MAX)
 
     @property
     def status(self) -> SenderStatus:
@@ -121,11 +118,10 @@ class OutboxService:
         except LocalStoreError as exc:
             # The file could not be written (disk full, ...): nothing was lost; say so and try
             # again later rather than end the loop.
-            self.sender.report(SenderStatus("error", exc.message, self._backoff))
-            result = PassResult(retry_in=self._backoff, stopped=True)
-            self._backoff = min(self._backoff * 2, BACKOFF_MAX)
-            return result
-        self._backoff = BACKOFF_START
+            wait = self._backoff.failed()
+            self.sender.report(SenderStatus("error", exc.message, wait))
+            return PassResult(retry_in=wait, stopped=True)
+        self._backoff.succeeded()
         return result
 
     async def _sleep(self, loop: asyncio.AbstractEventLoop, seconds: float) -> None:

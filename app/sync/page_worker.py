@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any, TypeVar
 
+from app.api.parsing import Offload
 from app.sync.gc_on_loop import collect_if_due
 
 T = TypeVar("T")
@@ -66,6 +68,12 @@ class PageWorker:
         finally:
             collect_if_due()  # here, on the loop's thread (see gc_on_loop)
 
+    def then(self, after: Callable[[Any], object]) -> Offload:
+        """An offload (`app.api` validates pages through one) that runs `after(result)` in the
+        same job: a page parsed and encoded in one hand-off to this thread, not two (each
+        costs the loop a wake-up and the GIL back and forth)."""
+        return _RunThen(self, after)
+
     def _tracked(self, job: Callable[[], T]) -> T:
         self.thread_ids.add(threading.get_ident())
         return job()
@@ -80,3 +88,17 @@ class PageWorker:
         if started:
             await asyncio.gather(*started, return_exceptions=True)
         executor.shutdown(wait=True)  # nothing left to run: the idle thread just exits
+
+
+class _RunThen:
+    def __init__(self, worker: PageWorker, after: Callable[[Any], object]) -> None:
+        self._worker = worker
+        self._after = after
+
+    def __call__(self, job: Callable[[], T], /) -> Awaitable[T]:
+        return self._worker.run(functools.partial(self._both, job))
+
+    def _both(self, job: Callable[[], T]) -> T:
+        result = job()
+        self._after(result)
+        return result

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 import math
@@ -39,6 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Literal
 
+from app.api.backoff import backoff_delay
 from app.api.client import ApiClient
 from app.api.errors import ApiError, NotFound, RateLimited
 from app.api.retry import Clock
@@ -188,7 +190,10 @@ class SyncService:
             functools.partial(self._client.posts.page, offload=worker.run), self.watch.map
         )
         try:
-            spans = await self.watch.read(reader, self._wall())
+            # "Now" as the server's answers show it (issue 19 §1): this computer's clock may be
+            # off, or the workspace's server time zone wrong.
+            now = self._client.server_clock.to_read_time(self._wall())
+            spans = await self.watch.read(reader, now)
         finally:
             reader.cancel()  # a failed refresh leaves no read behind
         self.requests_last_refresh = reader.requests
@@ -281,8 +286,15 @@ class SyncService:
         # Validation and encoding run on the worker, one page per job; `rows` is only touched
         # by those jobs, one at a time, while this coroutine awaits them.
         rows: dict[str, PostRow] = {}
+        # Each page is encoded in the job that validates it (one hand-off a page), into its own
+        # rows; they join `rows` here in page order, so the first copy of a post still wins.
+        encoded: dict[int, dict[str, PostRow]] = {}  # by id() of a page alive until used
+
+        def encode(page: Page[Post]) -> None:
+            encoded[id(page)] = encode_posts(page.data)
+
         pages = self._client.posts.iter_pages(
-            concurrency=self._concurrency, offload=worker.run, adaptive=True
+            concurrency=self._concurrency, offload=worker.then(encode), adaptive=True
         )
         self.watch.map.forget()
         count = 0
@@ -290,7 +302,12 @@ class SyncService:
             async for page in pages:
                 count += 1  # pages come in order; the page's own number may be misreported
                 self.watch.map.note(count, page)  # where the light refreshes look first
-                await worker.run(functools.partial(encode_posts, page.data, rows))
+                page_rows = encoded.pop(id(page), None)
+                if page_rows is None:  # not validated through the worker: encoded here
+                    await worker.run(functools.partial(encode_posts, page.data, rows))
+                else:
+                    for post_id, row in page_rows.items():
+                        rows.setdefault(post_id, row)
                 self._unreadable += page.unreadable
         self.pages_in_list = count
         return rows
@@ -375,12 +392,19 @@ class SyncService:
         gate = self._client.rate_gate.wait_remaining()
         if isinstance(error, RateLimited) and error.retry_after is not None:
             return max(error.retry_after, gate)
-        exponent = min(self._failures - 1, 30)
-        delay = min(self._retry_max, self._retry_base * 2**exponent)
-        jittered = delay * (0.8 + 0.4 * self._rng())  # clients do not retry in lockstep
-        return max(jittered, gate)
+        # ±20 %: clients do not retry in lockstep.
+        delay = backoff_delay(
+            self._failures,
+            base=self._retry_base,
+            cap=self._retry_max,
+            jitter_from=0.8,
+            jitter_span=0.4,
+            rng=self._rng,
+        )
+        return max(delay, gate)
 
     def _set_state(self, state: SyncState) -> None:
+        state = dataclasses.replace(state, clock_warning=self._client.server_clock.warning())
         if state != self._state:
             self._state = state
             self._notify(self._on_state, state)

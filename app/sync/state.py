@@ -85,6 +85,9 @@ class SyncState:
     last_full_sync_at: datetime | None = None
     """When every post was last read (`last_sync_at` may be a light refresh: now and the
     period on screen)."""
+    clock_warning: str | None = None
+    """Set when the server's clock and this computer's differ by more than a minute, or the
+    server's times read hours off (a wrong server time zone): in words (issue 19 §1)."""
 
     @property
     def ever_synced(self) -> bool:

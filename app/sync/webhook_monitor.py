@@ -34,7 +34,9 @@ from app.api.errors import ApiError, NotFound, PermissionDenied
 from app.models.pagination import Page
 from app.models.webhooks import DeliveryLog, Webhook
 from app.store.delivery_logs import DeliveryArchive, KeptRow, LogKey, StoredRun, created_utc
+from app.store.delivery_search import DeliverySearch
 from app.store.local_store import LocalStoreError
+from app.webhooks.raw_log import RawDeliveryLog
 from app.webhooks.timeline import RETENTION, Timeline, first_hour, timeline_from_counts
 
 log = logging.getLogger(__name__)
@@ -84,6 +86,8 @@ class WebhookMonitor:
     ) -> None:
         self.client = client
         self.archive = archive
+        self.search = DeliverySearch(archive.db)
+        """Search over everything kept (issue 17 §2); its index is made on first use."""
         self._on_webhooks = on_webhooks
         self._on_unavailable = on_unavailable
         self._on_logs = on_logs
@@ -274,20 +278,19 @@ class WebhookMonitor:
         self.listed_at = self._clock()
         changed = webhooks != self.webhooks
         self.webhooks = webhooks
-        ids = {w.id for w in webhooks}
         try:
-            # A webhook deleted (here or elsewhere) takes its logs with it, on the server too.
-            await self.archive.forget_others(ids)
+            # A webhook deleted on the server keeps its archive here until the user removes it.
+            await self.archive.note_listed((w.id, w.endpoint) for w in webhooks)
             if not self._pruned:
                 self._pruned = True
-                await self.archive.prune(self._wall())  # rows kept past `KEEP_FOR`, once a run
+                await self.archive.prune(self._wall())  # past the user's retention, once a run
         except LocalStoreError as error:
-            log.warning("could not drop the logs of deleted webhooks: %s", error.message)
+            log.warning("could not note the webhooks in the archive: %s", error.message)
         if changed:
             self._on_webhooks(list(webhooks))
         return webhooks
 
-    async def _page(self, webhook_id: str, number: int) -> Page[DeliveryLog]:
+    async def _page(self, webhook_id: str, number: int) -> Page[RawDeliveryLog]:
         self.requests += 1
         return await self.client.webhooks.logs_page(webhook_id, number)
 

@@ -1,5 +1,11 @@
 """Checks an endpoint before it is sent (spec §4 webhook rule 2): a public http(s) URL of at
-most 255 characters. Only literal addresses and `localhost` names are judged; no DNS lookups."""
+most 255 characters. Only literal addresses and `localhost` names are judged; no DNS lookups
+(the server resolves names at delivery).
+
+A workspace whose server is itself on this machine or a private network (a self-hosted
+instance, the sandbox with `--allow-private-endpoints`) decides for itself whether it accepts
+private receivers: `allow_private` lets those through and the server's answer (a 422 when it
+refuses) is shown as any other refusal. The hosted service refuses them (spec §4)."""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ from urllib.parse import urlsplit
 ENDPOINT_MAX = 255
 
 
-def endpoint_problem(text: str) -> str | None:
+def endpoint_problem(text: str, *, allow_private: bool = False) -> str | None:
     """None when `text` (already trimmed) is acceptable, else what is wrong, in words."""
     if not text:
         return "Enter the endpoint URL."
@@ -27,7 +33,7 @@ def endpoint_problem(text: str) -> str | None:
         return "The endpoint must start with http:// or https://."
     if not host:
         return "The endpoint needs a host name, e.g. https://example.com/hooks."
-    if not is_public_host(host):
+    if not allow_private and not is_public_host(host):
         return (
             "The endpoint must be a public address: private, loopback and link-local hosts "
             "are refused by the service."
@@ -55,3 +61,23 @@ def is_public_host(host: str) -> bool:
         or address.is_reserved
         or address.is_multicast
     )
+
+
+def is_public_url(url: str) -> bool:
+    """A URL whose host is neither local nor private (literal addresses and `localhost` names
+    judged, as above): *Replay to local URL* warns before sending there."""
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:
+        return False
+    return bool(host) and is_public_host(host or "")
+
+
+def server_may_accept_private(base_url: str) -> bool:
+    """The workspace's API runs on this machine or a private network: it, not Postdesk, says
+    whether a private receiver is accepted."""
+    try:
+        host = urlsplit(base_url).hostname
+    except ValueError:
+        return False
+    return bool(host) and not is_public_host(host or "")

@@ -110,7 +110,9 @@ def timeline_of(facts: Iterable[Fact], now: datetime | None = None) -> Timeline:
             bucket.failed += 1
         else:
             bucket.queued += 1
-        if settled is not None and attempts <= 1:
+        # Whole-second timestamps on both sides measure nothing (0 or 1,000 ms): no time then.
+        measured = settled is not None and bool(created.microsecond or settled.microsecond)
+        if settled is not None and measured and attempts <= 1:
             elapsed = (_utc(settled).timestamp() - created_s) * 1000
             if 0 <= elapsed < 60_000:
                 bucket.outcome_ms.append(elapsed)

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +53,14 @@ def run_sandbox_child(argv: list[str]) -> int:
     return main(argv)
 
 
+def child_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """What the demo's server process inherits: everything but the user's real API key (the
+    demo never needs it, and a child's environment is readable by more than its parent's)."""
+    from app.workspaces.key_vault import ENV_API_KEY
+
+    return {name: value for name, value in environ.items() if name != ENV_API_KEY}
+
+
 class DemoSandbox:
     def __init__(self, db_path: Path, *, posts: int | None = None, python: str | None = None):
         self._db_path = db_path
@@ -71,7 +80,8 @@ class DemoSandbox:
         command += ["--db", str(self._db_path), "--exit-on-stdin-eof"]
         if self._posts is not None:
             command += ["--posts", str(self._posts)]
-        env = {**os.environ, "POSTDESK_SANDBOX_API_KEY": DEMO_API_KEY}
+        env = child_environment(os.environ)
+        env["POSTDESK_SANDBOX_API_KEY"] = DEMO_API_KEY
         self._process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,

@@ -9,7 +9,13 @@ import httpx
 import pytest
 
 from app.api import errors as e
-from app.api.retry import RetryPolicy, parse_retry_after
+from app.api.retry import (
+    MAX_RETRY_AFTER,
+    MIN_RETRY_AFTER,
+    RetryPolicy,
+    parse_retry_after,
+    retry_after_said,
+)
 from app.models.requests import BatchRequest, Destination, LabelInput
 from tests.api.helpers import json_response, make_client, post_json
 
@@ -218,16 +224,37 @@ async def test_a_batch_answered_with_a_gateway_error_is_not_resent(status: int) 
 
 @pytest.mark.parametrize(
     ("header", "expected"),
-    [("5", 5.0), (" 12 ", 12.0), ("0", 0.0), ("-3", 0.0), ("soon", None), ("nan", None)],
+    [
+        ("5", 5.0),
+        (" 12 ", 12.0),
+        # issue 19 §3: nothing below a second (a -5 made 1,687 requests in 50 s), nothing above
+        # 15 minutes (99999999 locked the workspace with no way out)
+        ("0", MIN_RETRY_AFTER),
+        ("-3", MIN_RETRY_AFTER),
+        ("-5", MIN_RETRY_AFTER),
+        ("soon", MIN_RETRY_AFTER),
+        ("nan", MIN_RETRY_AFTER),
+        ("99999999", MAX_RETRY_AFTER),
+        ("1e400", MIN_RETRY_AFTER),
+    ],
 )
-def test_retry_after_parsing(header: str, expected: float | None) -> None:
+def test_retry_after_parsing_is_clamped(header: str, expected: float | None) -> None:
     assert parse_retry_after({"retry-after": header}) == expected
+    assert retry_after_said({"retry-after": header}) == header.strip()
 
 
 def test_retry_after_as_an_http_date() -> None:
     now = datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)
     assert parse_retry_after({"retry-after": "Sat, 01 Mar 2025 12:00:30 GMT"}, now) == 30.0
     assert parse_retry_after({}, now) is None
+
+
+def test_a_retry_after_date_counts_from_the_servers_date_not_this_computers_clock() -> None:
+    headers = {
+        "retry-after": "Sat, 01 Mar 2025 12:00:30 GMT",
+        "date": "Sat, 01 Mar 2025 12:00:00 GMT",
+    }
+    assert parse_retry_after(headers) == 30.0  # this computer's clock says 2026 or later
 
 
 def test_backoff_is_capped_and_jittered_upwards_only() -> None:

@@ -241,3 +241,16 @@ def test_a_blank_override_is_not_sent() -> None:
     doc = ComposerDocument(content="Shared")
     doc.add_destination("a", "x").content = "  "
     assert "content" not in build_batch(doc).to_wire()["destinations"][0]
+
+
+def test_ignored_changes_are_named_in_words() -> None:
+    from app.compose.batch import describe_ignored
+
+    said = describe_ignored(
+        ["content", "platforms.0.meta", "platforms.1.enabled", "platforms.7.meta"],
+        {0: "Pinterest", 1: "X"},
+    )
+    assert said == (
+        "the text, the Pinterest settings, switching X on or off, a destination's settings"
+    )
+    assert "platforms" not in said

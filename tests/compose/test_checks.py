@@ -141,3 +141,41 @@ async def test_an_update_422_maps_platform_entries_onto_destinations(
     assert "destinations.1.meta.board_id" in mapped
     local = {i.path for i in check_document(doc) if i.blocking and not i.path.endswith("media")}
     assert "destinations.1.meta.board_id" in local
+
+
+def test_the_send_line_names_every_blocker_with_a_count_and_the_time_once() -> None:
+    from app.compose.checks import Issue, blocker_summary
+
+    def name_of(path: str) -> str | None:
+        return {"destinations.0": "X @a", "destinations.1": "Bluesky @b"}.get(
+            ".".join(path.split(".")[:2])
+        )
+
+    one = [Issue("destinations.0.content", "Too long for X by 1: 281 of at most 280 ...")]
+    assert blocker_summary(one, name_of) == "X @a: Too long for X by 1: 281 of at most 280 ..."
+    many = [
+        Issue("scheduled_at", "This time is in the past; choose a later one."),
+        *one,
+        Issue("destinations.1.media", "Bluesky does not mix pictures and videos in one post."),
+        Issue("destinations", "Choose at least one account to post to."),
+    ]
+    summary = blocker_summary(many, name_of)
+    assert summary.startswith("3 things stop sending: X @a: Too long")
+    assert "Bluesky @b: Bluesky does not mix" in summary
+    assert "in the past" not in summary  # shown at the time field already
+    assert blocker_summary(many[:1], name_of) == ""
+
+
+def test_a_server_mark_is_tied_to_its_own_fields_value() -> None:
+    from app.compose.checks import value_at
+
+    doc = ComposerDocument(content="Hello")
+    dest = doc.add_destination("p1", "pinterest")
+    dest.meta = {"board_id": "b1"}
+    before = {p: value_at(doc, p) for p in ("destinations.0.meta.board_id", "content")}
+    doc.schedule = Schedule(mode=ScheduleMode.AT, at=datetime.now(UTC) + timedelta(days=1))
+    assert {p: value_at(doc, p) for p in before} == before  # the mode is another field
+    dest.meta = {"board_id": "b2"}
+    assert value_at(doc, "destinations.0.meta.board_id") == "b2"
+    assert value_at(doc, "destinations.0.content") == "Hello"
+    assert value_at(doc, "nowhere.3") is None

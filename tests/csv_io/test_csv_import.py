@@ -113,7 +113,7 @@ async def test_one_bad_row_stops_every_row(
         f"Fine,x:northwindcoffee,{future(2)},scheduled,,\n"
         "Who?,x:nobody,,,,\n"
         f"Late,x:northwindcoffee,2020-01-01 10:00,scheduled,,\n"
-        "Odd,x:northwindcoffee,,published,,\n"
+        "Odd,x:northwindcoffee,,posted,,\n"
         "Tagged,x:northwindcoffee,,,No such label,\n"
         "Picture,x:northwindcoffee,,,,missing.png\n"
         "When?,x:northwindcoffee,next tuesday,,,\n"
@@ -125,7 +125,10 @@ async def test_one_bad_row_stops_every_row(
         "row 3, column accounts: no account “x:nobody” in this workspace",
         "row 4, column scheduled_at: 2020-01-01 10:00 is in the past",
     ]
-    assert "row 5, column status: “published” is not draft or scheduled" in messages
+    assert (
+        "row 5, column status: “posted” is not a status; use draft or scheduled (empty = draft)"
+        in messages
+    )
     assert "row 6, column labels: no label named “No such label”" in messages
     assert "row 7, column media: missing.png: no such file" in messages
     assert any(m.startswith("row 8, column scheduled_at: “next tuesday”") for m in messages)

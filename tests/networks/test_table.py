@@ -96,12 +96,18 @@ def test_the_accounts_limit_wins_over_the_networks_default() -> None:
     assert validate_destination("linkedin", "linkedin_post", text, {}) == []
     over = validate_destination("linkedin", "linkedin_post", text, {}, account_max_length=500)
     assert [(p.path, p.message("content")) for p in over] == [
-        ("content", "The content field must not be greater than 500 characters.")
+        (
+            "content",
+            "Too long for LinkedIn by 100: 600 of at most 500 characters as LinkedIn counts them.",
+        )
     ]
 
 
-def test_x_cuts_long_text_into_a_thread_instead_of_refusing_it() -> None:
-    assert validate_destination("x", "x_post", "a " * 400, {}) == []
+def test_x_refuses_long_text_like_every_network_unless_the_account_posts_long_posts() -> None:
+    over = validate_destination("x", "x_post", "a" * 281, {})
+    assert [p.path for p in over] == ["content"]
+    assert "by 1:" in over[0].message()
+    assert validate_destination("x", "x_post", "a" * 281, {}, account_max_length=25000) == []
 
 
 def test_length_is_counted_after_trimming() -> None:

@@ -190,14 +190,15 @@ def test_the_month_query_reads_only_the_card_index(cache: WorkspaceCache) -> Non
 
 
 def test_a_version_2_file_gains_the_card_index_and_keeps_its_posts(tmp_path: Path) -> None:
-    from app.store.schema import MIGRATIONS, _statements
+    from app.store.schema import MIGRATIONS
+    from app.store.sqlite_file import split_statements
 
     path = tmp_path / "c.sqlite3"
     with WorkspaceCache(path) as cache:
         cache.upsert_post(make_post("p1", scheduled_at="2030-01-05 10:00:00"))
     with sqlite3.connect(path, isolation_level=None) as db:  # back to version 2, as shipped
         db.execute("DROP INDEX posts_calendar_cards")
-        for statement in _statements(MIGRATIONS[0]):
+        for statement in split_statements(MIGRATIONS[0]):
             if "posts_by_calendar_time" in statement:
                 db.execute(statement)
         db.execute("PRAGMA user_version = 2")

@@ -254,4 +254,4 @@ async def test_a_file_of_the_first_format_is_upgraded_in_place(tmp_path: Path) -
         store.close()
     assert old is not None
     assert old.revision == 3
-    assert version == LOCAL_SCHEMA_VERSION == 3
+    assert version == LOCAL_SCHEMA_VERSION == 4

@@ -72,9 +72,33 @@ def test_the_post_created_in_the_same_second_before_the_send_time_is_found() -> 
 
 
 def test_posts_from_long_before_the_send_are_not_credited() -> None:
-    old = post("p-old", "a", "Hi", SENT - timedelta(hours=1))
+    old = post("p-old", "a", "Hi", SENT - timedelta(days=2))
     verdict = reconcile([entry(1, request("Hi", "a"))], [old], set())[0]
     assert verdict.absent
+
+
+def test_a_match_an_hour_before_the_send_is_neither_credited_nor_absent() -> None:
+    """Issue 19 §1: a clock or time zone off by an hour could put the post created by this
+    very send there; sending again on that guess could double it. The user decides."""
+    earlier = post("p-early", "a", "Hi", SENT - timedelta(hours=1))
+    verdict = reconcile([entry(1, request("Hi", "a"))], [earlier], set())[0]
+    assert not verdict.complete
+    assert not verdict.absent
+    assert verdict.doubtful
+    assert verdict.post_ids == ()
+
+
+def test_times_are_compared_as_the_server_shows_them() -> None:
+    """With this computer's clock 10 minutes fast, the post is 10 minutes "before" the send."""
+    created = post("p1", "a", "Hi", SENT - timedelta(minutes=10))
+    verdict = reconcile(
+        [entry(1, request("Hi", "a"))],
+        [created],
+        set(),
+        to_read_time=lambda local: local - timedelta(minutes=10),
+    )[0]
+    assert verdict.complete
+    assert verdict.post_ids == ("p1",)
 
 
 def test_claimed_posts_are_never_credited_again() -> None:

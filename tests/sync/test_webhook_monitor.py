@@ -217,17 +217,28 @@ async def test_the_kept_rows_outlive_the_session_in_the_durable_file(
 
 
 @pytest.mark.asyncio
-async def test_a_deleted_webhook_takes_its_kept_logs_with_it(
+async def test_a_deleted_webhook_keeps_its_archive_until_the_user_removes_it(
     server: SandboxServer, client: ApiClient
 ) -> None:
+    """Issue 17 §1: after 7 days the archive is the only copy, so a deletion on the server
+    marks it gone instead of dropping it."""
     kept, deleted = (server.store.create_webhook(f"https://hooks.example.com/{n}") for n in "ab")
     add_logs(server, kept, 5)
     add_logs(server, deleted, 5)
     monitor = WebhookMonitor(client, DeliveryArchive(MemoryDb()))
+    await monitor.read_list()
     await monitor.top_up(kept)
     await monitor.top_up(deleted)
     await client.webhooks.delete(deleted)
     await monitor.read_list()
+    assert monitor.archive.count(deleted) == 5
+    summary = {item.webhook_id: item for item in monitor.archive.summary()}
+    assert summary[deleted].gone_utc is not None
+    assert summary[deleted].endpoint == "https://hooks.example.com/b"
+    assert summary[deleted].rows == 5
+    assert summary[deleted].bytes > 0
+    assert summary[kept].gone_utc is None
+    assert await monitor.archive.remove(deleted) == 5
     assert monitor.archive.count(deleted) == 0
     assert monitor.archive.count(kept) == 5
 
@@ -369,4 +380,6 @@ async def test_the_chart_of_the_kept_rows_matches_the_chart_of_the_logs(
     ]
     medians = [(b.median_ms is None, round(b.median_ms or 0)) for b in timeline.buckets]
     assert medians == [(b.median_ms is None, round(b.median_ms or 0)) for b in expected.buckets]
+    # The service's timestamps are whole seconds: no response time is made up from them.
+    assert all(unknown for unknown, _ms in medians)
     assert timeline.older_skipped == expected.older_skipped == 4  # 7 days of 3-hour steps

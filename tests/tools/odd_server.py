@@ -16,6 +16,8 @@ Modes (combinable, comma-separated or repeated):
             null status, nulls inside network entries and media (`World.make_nulls`)
   slow      every answer waits 300 ms
   expired   every request answers 401 `Token expired.`
+  selflink, endless, retryneg, retryhuge, trickle, gzipbomb, deep, skew: hostile answers
+            (issue 19), described in `odd_hostile.py`
 
 `GET /_odd/stats` (no key) reports the request count and every early request, for tests.
 The key is never logged.
@@ -32,13 +34,26 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from tests.tools import odd_hostile as hostile
 from tests.tools.odd_world import Invalid, Missing, World
 
-MODES = ("rate", "drop", "redirect", "html", "hostile", "nulls", "slow", "expired")
+MODES = (
+    "rate",
+    "drop",
+    "redirect",
+    "html",
+    "hostile",
+    "nulls",
+    "slow",
+    "expired",
+    *hostile.HOSTILE_MODES,
+)
 RATE_EVERY = 5
 DROP_EVERY = 7
 RETRY_AFTER = 1
@@ -404,6 +419,8 @@ class OddServer:
         self.api = Api(world or World.seeded(hostile="hostile" in self.modes))
         if "nulls" in self.modes:
             self.api.world.make_nulls()
+        if "skew" in self.modes:
+            self.api.world.now = lambda: datetime.now(UTC) + timedelta(seconds=hostile.SKEW_SECONDS)
         self.httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
         self.httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -457,6 +474,12 @@ class OddServer:
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass  # our own log line per request, without the headers
+
+            def date_time_string(self, timestamp: float | None = None) -> str:
+                if "skew" not in server.modes:
+                    return super().date_time_string(timestamp)
+                skewed = datetime.now(UTC) + timedelta(seconds=hostile.SKEW_SECONDS)
+                return format_datetime(skewed, usegmt=True)
 
             def do_GET(self) -> None:
                 server.handle(self)
@@ -529,6 +552,19 @@ class OddServer:
             return Answer(401, {"message": "Unauthenticated."}), False
         if "rate" in self.modes and number % RATE_EVERY == 0:
             return self._rate_limited(), False
+        hostile_wait = hostile.retry_after_for(self.modes, number)
+        if hostile_wait is not None:
+            answer = self._rate_limited()
+            answer.headers["Retry-After"] = hostile_wait
+            return answer, False
+        if req.command == "GET" and route == "/posts":
+            if "gzipbomb" in self.modes:
+                headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
+                return Answer(200, hostile.gzip_bomb(), headers), False
+            if "deep" in self.modes:
+                return Answer(200, hostile.deep_json(), {"Content-Type": "application/json"}), (
+                    False
+                )
         dropping = "drop" in self.modes and number % DROP_EVERY == 0
         try:
             body = json.loads(raw) if raw else None
@@ -538,6 +574,11 @@ class OddServer:
             return Answer(0), True  # nothing done, nothing said
         base = f"http://127.0.0.1:{self.port}/api{route}"
         answer = self.api.dispatch(req.command, route, params, body, base)
+        if req.command == "GET" and hostile.is_list(answer.body):
+            first = None
+            if "selflink" in self.modes:
+                first = self.api.dispatch("GET", route, {**params, "page": "1"}, None, base).body
+            answer.body = hostile.distort_list(self.modes, answer.body, first)
         return answer, dropping  # a batch has committed by now; dropping loses only the answer
 
     @staticmethod
@@ -562,9 +603,14 @@ class OddServer:
             req.send_header(name, value)
         req.send_header("Content-Length", str(len(data)))
         req.end_headers()
-        if data:
-            req.wfile.write(data)
-        req.wfile.flush()
+        try:
+            for index, chunk in enumerate(hostile.body_chunks(self.modes, data)):
+                if index:
+                    time.sleep(hostile.TRICKLE_SECONDS)
+                req.wfile.write(chunk)
+                req.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the client gave up on a trickle: that is the point
         if is_429:
             self.traffic.gave_429()
 

@@ -140,3 +140,41 @@ def test_replay_to_local_url_reports_failures_in_words() -> None:
     refused = asyncio.run(replay_to_url(closed_url, {"id": "e"}, "s"))
     assert not refused.ok
     assert "Could not reach" in refused.message
+
+
+def test_a_delivery_says_what_it_tells() -> None:
+    """Issue 17 §6: a 3xx is a failure, a queued row is "queued", the attempts as a timeline."""
+    from ui.panels.webhooks.log_detail import attempts_timeline, status_text
+
+    assert "counts as a failure" in status_text(301, "failed")
+    assert status_text(None, "queued").startswith("queued")
+    assert status_text(None, "failed").startswith("no answer")
+    failed = DeliveryLog.model_validate(
+        {
+            "id": "l",
+            "attempts": 3,
+            "created_at": "2026-01-01T00:00:00+00:00",
+            "failed_at": "2026-01-01T00:02:00+00:00",
+        }
+    )
+    line = attempts_timeline(failed, "failed")
+    assert "2 failed attempts" in line
+    assert "given up after 3 attempts" in line
+
+
+def test_whole_second_timestamps_give_no_response_time() -> None:
+    """Issue 17 §6: created 12:00:00, delivered 12:00:01 says nothing about 1,000 ms."""
+    now = datetime(2026, 1, 2, 12, 30, tzinfo=UTC)
+    whole = DeliveryLog.model_validate(
+        {
+            "id": "w",
+            "attempts": 1,
+            "created_at": "2026-01-02T12:00:00+00:00",
+            "delivered_at": "2026-01-02T12:00:01+00:00",
+        }
+    )
+    measured = whole.model_copy(
+        update={"id": "m", "delivered_at": datetime(2026, 1, 2, 12, 0, 0, 250_000, tzinfo=UTC)}
+    )
+    assert build_timeline([whole], now).peak_ms == 0.0
+    assert build_timeline([measured], now).peak_ms == 250.0

@@ -11,15 +11,16 @@ unscheduled tray) arrive as Qt drag-and-drop events (the views forward their han
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import NamedTuple, Protocol
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
     QFont,
+    QFontMetrics,
     QHelpEvent,
     QKeyEvent,
     QMouseEvent,
@@ -30,8 +31,9 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from ui.calendar.drag import DropTarget, post_id_from_mime
 from ui.calendar.entries import Entry
-from ui.calendar.style import paint_chip
+from ui.calendar.style import accent_color, paint_chip, paint_pill
 from ui.calendar.tooltips import entry_tooltip
+from ui.locale_text import time_text, weekday_day_month
 
 
 class DropGrid(Protocol):
@@ -84,10 +86,13 @@ class _Press(NamedTuple):
     grab: QPoint
     chip_size: QSize
     grid: DropGrid  # the geometry when the button went down
+    modifiers: Qt.KeyboardModifier  # Ctrl toggles the post in the multi-selection, Shift extends
 
 
 class ChipInteraction(QObject):
     postClicked = Signal(str)
+    postToggled = Signal(str)  # Ctrl+click
+    postExtended = Signal(str)  # Shift+click
     postActivated = Signal(str)
     dayClicked = Signal(object)
     dayActivated = Signal(object)
@@ -127,6 +132,11 @@ class ChipInteraction(QObject):
     # -- events ----------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
+        if kind == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            # Escape cancels a drag here before the page's Escape (close the details) sees it.
+            if event.key() == Qt.Key.Key_Escape and self._drag is not None:
+                event.accept()
+            return False
         if kind == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             if event.key() == Qt.Key.Key_Escape and self._drag is not None:
                 self.cancel()
@@ -150,7 +160,7 @@ class ChipInteraction(QObject):
         if kind == QEvent.Type.MouseButtonPress:
             if event.button() != Qt.MouseButton.LeftButton:
                 return False
-            self._pressed(pos)
+            self._pressed(pos, event.modifiers())
             return True
         if kind == QEvent.Type.MouseMove:
             self._moved(pos, bool(event.buttons() & Qt.MouseButton.LeftButton))
@@ -165,7 +175,7 @@ class ChipInteraction(QObject):
             return True
         return False
 
-    def _pressed(self, pos: QPoint) -> None:
+    def _pressed(self, pos: QPoint, modifiers: Qt.KeyboardModifier) -> None:
         self.cancel()
         if self._view.take_press(pos):
             return
@@ -176,7 +186,8 @@ class ChipInteraction(QObject):
                 self.dayClicked.emit(day)
             return
         chip = self._view.chip_rect(entry.id)
-        self._press = _Press(pos, entry, pos - chip.topLeft(), chip.size(), self._view.drop_grid())
+        grid = self._view.drop_grid()
+        self._press = _Press(pos, entry, pos - chip.topLeft(), chip.size(), grid, modifiers)
 
     def _moved(self, pos: QPoint, held: bool) -> None:
         press = self._press
@@ -224,7 +235,12 @@ class ChipInteraction(QObject):
             released_on = self._view.entry_at(pos)
             near = (pos - press.pos).manhattanLength() < QApplication.startDragDistance()
             if near or (released_on is not None and released_on.id == press.entry.id):
-                self.postClicked.emit(press.entry.id)
+                if press.modifiers & Qt.KeyboardModifier.ControlModifier:
+                    self.postToggled.emit(press.entry.id)
+                elif press.modifiers & Qt.KeyboardModifier.ShiftModifier:
+                    self.postExtended.emit(press.entry.id)
+                else:
+                    self.postClicked.emit(press.entry.id)
 
     def _double_clicked(self, pos: QPoint) -> None:
         self.cancel()
@@ -304,3 +320,28 @@ def paint_ghost(
     painter.setOpacity(0.85)
     paint_chip(painter, rect, drag.entry, palette, font, selected=True)
     painter.restore()
+    label = drop_label(drag)
+    if label:  # where it would land, above the ghost (below it at the top of the view)
+        metrics = QFontMetrics(font)
+        width, height = metrics.horizontalAdvance(label) + 14, metrics.height() + 4
+        top = (
+            rect.top() - height - 3
+            if rect.top() - height - 3 >= bounds.top()
+            else rect.bottom() + 3
+        )
+        pill = QRectF(rect.left(), top, width, height)
+        paint_pill(painter, pill, label, accent_color(), font, filled=True)
+
+
+def drop_label(drag: DragState) -> str:
+    """ "Wed 22 Oct 09:30": the time a drop here would give the post."""
+    target, entry = drag.target, drag.entry
+    if target is None:
+        return ""
+    day = weekday_day_month(target.day)
+    if target.minutes is not None:
+        hours, minutes = divmod(target.minutes, 60)
+        return f"{day} {time_text(datetime(2000, 1, 1, hours, minutes))}"
+    if entry is not None and entry.local is not None:
+        return f"{day} {time_text(entry.local)}"
+    return day

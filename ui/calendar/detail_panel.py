@@ -25,12 +25,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.content.long_text import preview
 from app.content.text_render import html_to_text
 from app.domain.enums import AccountStatus, PlatformStatus, describe
 from app.posts.lifecycle import PostAction
+from ui import theme
 from ui.calendar.entries import Entry
-from ui.calendar.style import platform_status_color, status_color
+from ui.calendar.style import ink_on, platform_status_color, status_color
 from ui.icons import network_icon, network_name
+from ui.locale_text import long_date, time_text
 
 if TYPE_CHECKING:
     from app.models import MediaItem, Post, PostPlatform
@@ -65,11 +68,11 @@ def plain_label(text: str = "", *, object_name: str = "", wrap: bool = True) -> 
 def pill_label(text: str, color: QColor, *, filled: bool = True) -> QLabel:
     label = plain_label(text, wrap=False)
     if filled:
-        foreground = "#ffffff" if color.lightnessF() < 0.62 else "#1f2937"
+        foreground = ink_on(color).name()
         background = color.name()
         border = color.name()
     else:
-        foreground = color.darker(130).name()
+        foreground = (color.lighter(130) if theme.current().dark else color.darker(130)).name()
         background = f"rgba({color.red()}, {color.green()}, {color.blue()}, 36)"
         border = f"rgba({color.red()}, {color.green()}, {color.blue()}, 110)"
     label.setStyleSheet(
@@ -98,7 +101,7 @@ def safe_web_url(url: str | None) -> QUrl | None:
 
 def format_when(moment: datetime) -> str:
     zone = moment.tzname() or ""
-    text = f"{moment.strftime('%A')}, {moment.day} {moment.strftime('%B %Y')} · {moment:%H:%M}"
+    text = f"{long_date(moment.date())} · {time_text(moment)}"
     return f"{text} {zone}".rstrip()
 
 
@@ -205,10 +208,10 @@ class PlatformRow(QFrame):
         self.status_label = pill_label(status, platform_status_color(platform.status), filled=False)
         self.error_label = plain_label(platform.error_message or "", object_name="errorText")
         self.error_label.setVisible(bool(platform.error_message))
-        self.error_label.setStyleSheet("color: #b42318;")
+        self.error_label.setProperty("tone", "error")
         self.account_warning = plain_label(skipped_reason(platform), object_name="errorText")
         self.account_warning.setVisible(bool(self.account_warning.text()))
-        self.account_warning.setStyleSheet("color: #b54708;")
+        self.account_warning.setProperty("tone", "warning")
         self.url = safe_web_url(platform.platform_url)
         self.link_button = QPushButton(f"Open on {network_name(platform.platform)} ↗")
         self.link_button.setObjectName("linkButton")
@@ -280,6 +283,7 @@ class PostDetailPanel(QFrame):
         self.close_button = QToolButton()
         self.close_button.setText("✕")
         self.close_button.setObjectName("closeDetail")
+        self.close_button.setAccessibleName("Close post details")
         self.close_button.setToolTip("Close details")
         self.close_button.setAutoRaise(True)
         self.close_button.clicked.connect(self.closeRequested)
@@ -331,6 +335,8 @@ class PostDetailPanel(QFrame):
         column.addLayout(self.platforms_box)
         column.addStretch(1)
         scroll = QScrollArea()
+        scroll.setObjectName("detailScroll")
+        scroll.setAccessibleName("Post details")
         scroll.setWidget(body)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -441,8 +447,7 @@ class PostDetailPanel(QFrame):
             ]
         )
         self.labels_row.setVisible(bool(post.labels))
-        text = html_to_text(post.content)
-        self.content_label.setText(text or "(no text)")
+        self.content_label.setText(detail_text(post.content))
         self._set_media(post.media)
         self._set_platforms(post.platforms)
 
@@ -465,3 +470,24 @@ class PostDetailPanel(QFrame):
         for row in self._platform_rows:
             self.platforms_box.addWidget(row)
         self.platforms_title.setVisible(bool(platforms))
+
+
+DETAIL_CHARS = 5_000
+"""What the side panel lays out of a post's text: more than any network takes in one post but
+Facebook's; a 10 MB text from a server laid out whole in a wrapping label froze the window for
+minutes (issue 19 §3)."""
+
+
+def detail_text(content: str | None) -> str:
+    """The post's text as the panel shows it: plain, and at most `DETAIL_CHARS` of it, saying so
+    when cut. The HTML is cut before it is read (reading 10 MB of it costs seconds too)."""
+    head = preview(content, DETAIL_CHARS * 4)
+    text = preview(html_to_text(head.shown), DETAIL_CHARS)
+    if not text.shown:
+        return "(no text)"
+    if not (head.truncated or text.truncated):
+        return text.shown
+    return (
+        f"{text.shown}…\n\n(Showing the first {text.end:,} characters of a text of "
+        f"{head.total:,} characters.)"
+    )

@@ -13,6 +13,7 @@ from functools import cached_property
 from app.calendar.post_card import CardLabel, PostCard
 from app.domain.enums import PostStatus, describe, known
 from app.posts.lifecycle import PostAction, allowed_actions
+from ui.locale_text import compact_time
 
 
 class Entry:
@@ -55,7 +56,7 @@ class Entry:
 
     @cached_property  # read for every paint of every chip
     def time_text(self) -> str:
-        return self.local.strftime("%H:%M") if self.local is not None else ""
+        return compact_time(self.local) if self.local is not None else ""
 
     @property
     def status(self) -> str:

@@ -10,7 +10,8 @@ from app.calendar.post_card import AccountChoice, CardLabel
 from app.domain.enums import PostStatus
 from ui.calendar.entries import status_text
 from ui.calendar.filters import UNKNOWN_STATUS, PostFilter
-from ui.calendar.style import STATUS_COLORS
+from ui.calendar.multi_combo import MultiFilterCombo
+from ui.calendar.style import status_colors
 from ui.icons import network_icon, network_name
 
 
@@ -46,18 +47,21 @@ class FilterBar(QWidget):
         self.account_combo.setObjectName("accountFilter")
         self.account_combo.setAccessibleName("Filter by account or network")
         self.account_combo.setMinimumContentsLength(20)
-        self.label_combo = FilterCombo(self)
+        self.label_combo = MultiFilterCombo(self)
         self.label_combo.setObjectName("labelFilter")
-        self.label_combo.setAccessibleName("Filter by label")
+        self.label_combo.setAccessibleName("Filter by label (Space ticks several)")
         self.label_combo.setMinimumContentsLength(12)
-        self.status_combo = FilterCombo(self)
+        self.status_combo = MultiFilterCombo(self)
         self.status_combo.setObjectName("statusFilter")
-        self.status_combo.setAccessibleName("Filter by status")
+        self.status_combo.setAccessibleName("Filter by status (Space ticks several)")
         self.status_combo.setMinimumContentsLength(14)
         self.clear_button = QPushButton("Clear filters", self)
         self.clear_button.setObjectName("linkButton")
         self.clear_button.setFlat(True)
         self.clear_button.clicked.connect(self.clear)
+        self.account_combo.currentIndexChanged.connect(self._changed)
+        for multi in (self.label_combo, self.status_combo):
+            multi.pickedChanged.connect(self._changed)
         for combo in (self.account_combo, self.label_combo, self.status_combo):
             # Sized by the minimum contents length, not by the longest account name: a long
             # name must not push the page wider than a 1024 px window. The open list is as
@@ -65,7 +69,6 @@ class FilterBar(QWidget):
             combo.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             )
-            combo.currentIndexChanged.connect(self._changed)
         self._fill_status()
         self.set_choices([], [])
         caption = QLabel("Show", self)
@@ -86,9 +89,9 @@ class FilterBar(QWidget):
         self.status_combo.addItem("All statuses", None)
         for status in PostStatus:
             self.status_combo.addItem(
-                dot_icon(STATUS_COLORS[status]), status_text(status), status.value
+                dot_icon(status_colors()[status]), status_text(status), status.value
             )
-        self.status_combo.addItem(dot_icon(STATUS_COLORS[None]), "Unknown status", UNKNOWN_STATUS)
+        self.status_combo.addItem(dot_icon(status_colors()[None]), "Unknown status", UNKNOWN_STATUS)
         self.status_combo.blockSignals(False)
 
     def set_choices(self, accounts: list[AccountChoice], labels: list[CardLabel]) -> None:
@@ -117,7 +120,7 @@ class FilterBar(QWidget):
         self._select(current)
         for combo in (self.account_combo, self.label_combo):
             combo.blockSignals(False)
-            combo.setToolTip(combo.currentText())
+        self.account_combo.setToolTip(self.account_combo.currentText())
         if self.current_filter() != current:
             self._changed()
 
@@ -128,13 +131,16 @@ class FilterBar(QWidget):
             kind, _, value = account_data.partition(":")
             network = value if kind == "network" else None
             account = value if kind == "account" else None
-        label = self.label_combo.currentData()
-        status = self.status_combo.currentData()
+        labels = self.label_combo.picked()
+        statuses = self.status_combo.picked()
+        # One value keeps the single field (as before); several go in the set.
         return PostFilter(
             account_id=account,
             network=network,
-            label_id=label if isinstance(label, str) else None,
-            status=status if isinstance(status, str) else None,
+            label_id=next(iter(labels)) if len(labels) == 1 else None,
+            status=next(iter(statuses)) if len(statuses) == 1 else None,
+            label_ids=labels if len(labels) > 1 else frozenset(),
+            statuses=statuses if len(statuses) > 1 else frozenset(),
         )
 
     def set_filter(self, wanted: PostFilter) -> None:
@@ -157,8 +163,10 @@ class FilterBar(QWidget):
             else None
         )
         self._set_data(self.account_combo, account_key)
-        self._set_data(self.label_combo, wanted.label_id)
-        self._set_data(self.status_combo, wanted.status)
+        label = {wanted.label_id} if wanted.label_id is not None else set()
+        self.label_combo.set_picked(wanted.label_ids | label)
+        status = {wanted.status} if wanted.status is not None else set()
+        self.status_combo.set_picked(wanted.statuses | status)
 
     @staticmethod
     def _set_data(combo: QComboBox, value: str | None) -> None:
@@ -167,8 +175,7 @@ class FilterBar(QWidget):
 
     def _changed(self) -> None:
         self._update_clear()
-        for combo in (self.account_combo, self.label_combo, self.status_combo):
-            combo.setToolTip(combo.currentText())
+        self.account_combo.setToolTip(self.account_combo.currentText())
         self.filterChanged.emit(self.current_filter())
 
     def _update_clear(self) -> None:

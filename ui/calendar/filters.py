@@ -17,24 +17,28 @@ class PostFilter(NamedTuple):
     network: str | None = None
     label_id: str | None = None
     status: str | None = None  # a raw status, or UNKNOWN_STATUS
+    label_ids: frozenset[str] = frozenset()
+    """Several labels at once: a post with any of them (with `label_id`: that one too)."""
+    statuses: frozenset[str] = frozenset()
+    """Several statuses at once: a post in any of them (raw values, or UNKNOWN_STATUS)."""
 
     @property
     def active(self) -> bool:
         values = (self.account_id, self.network, self.label_id, self.status)
-        return any(value is not None for value in values)
+        return any(value is not None for value in values) or bool(self.label_ids or self.statuses)
 
     def matches(self, card: PostCard) -> bool:
         if self.network is not None and self.network not in card.networks:
             return False
         if self.account_id is not None and self.account_id not in card.account_ids:
             return False
-        if self.label_id is not None and not any(
-            label.id == self.label_id for label in card.labels
-        ):
+        labels = self.label_ids | ({self.label_id} if self.label_id is not None else set())
+        if labels and not any(label.id in labels for label in card.labels):
             return False
-        if self.status == UNKNOWN_STATUS:
-            return known(PostStatus, card.status) is None
-        return self.status is None or card.status == self.status
+        statuses = self.statuses | ({self.status} if self.status is not None else set())
+        if not statuses or card.status in statuses:
+            return True
+        return UNKNOWN_STATUS in statuses and known(PostStatus, card.status) is None
 
     def apply(self, cards: Iterable[PostCard]) -> list[PostCard]:
         if not self.active:

@@ -11,11 +11,13 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from app.domain.enums import PostStatus
+from ui import theme
 from ui.calendar.entries import status_text
-from ui.calendar.style import STATUS_COLORS
+from ui.calendar.style import status_colors
 
 LEGEND_STATUSES = (
     PostStatus.DRAFT,
+    PostStatus.PENDING_APPROVAL,
     PostStatus.SCHEDULED,
     PostStatus.PUBLISHING,
     PostStatus.PUBLISHED,
@@ -39,10 +41,6 @@ class StatusLegend(QWidget):
         for status in LEGEND_STATUSES:
             label = QLabel()
             label.setTextFormat(Qt.TextFormat.RichText)
-            label.setText(
-                f'<span style="color:{STATUS_COLORS[status]}; font-size:14px;">●</span>'
-                f"&nbsp;{status_text(status)}"
-            )
             label.setObjectName("legendItem")
             layout.addWidget(label)
             self.items[status] = label
@@ -52,6 +50,16 @@ class StatusLegend(QWidget):
         layout.addStretch(1)
         self.setToolTip(f"Chip colours by post status; {UNKNOWN_NOTE.removeprefix('┆ ')}.")
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._colour_dots()
+        theme.on_change(self._colour_dots)
+
+    def _colour_dots(self, _theme: object = None) -> None:
+        colours = status_colors()
+        for status, label in self.items.items():
+            label.setText(
+                f'<span style="color:{colours[status]}; font-size:14px;">●</span>'
+                f"&nbsp;{status_text(status)}"
+            )
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -19,6 +19,7 @@ from PySide6.QtGui import (
     QDragLeaveEvent,
     QDragMoveEvent,
     QDropEvent,
+    QFocusEvent,
     QFontMetrics,
     QPainter,
     QPaintEvent,
@@ -33,9 +34,19 @@ from ui.calendar.chip_grid import ChipInteraction, DragState, paint_ghost
 from ui.calendar.chip_pixmaps import ChipPixmaps
 from ui.calendar.drag import DropTarget
 from ui.calendar.entries import Entry
-from ui.calendar.style import ACCENT, DROP_TARGET, TODAY, bold, mix, small_font, surface
+from ui.calendar.style import (
+    CHIP_LINE_HEIGHT,
+    accent_color,
+    bold,
+    focus_color,
+    mix,
+    on_accent_color,
+    small_font,
+    surface,
+    today_color,
+)
+from ui.locale_text import day_and_month, weekday_name
 
-WEEKDAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 CHIPS_PER_STEP = 12
 """Chips drawn ahead per step of `MonthView.prepare` (~0.15 ms each)."""
 STEP_BUDGET_S = 0.004
@@ -58,6 +69,8 @@ class _Cell:
 
 class MonthView(QWidget):
     postClicked = Signal(str)
+    postToggled = Signal(str)  # Ctrl+click
+    postExtended = Signal(str)  # Shift+click
     postActivated = Signal(str)
     dayClicked = Signal(object)  # date: a click on a day's empty area
     dayActivated = Signal(object)  # date: a double click on a day's empty area
@@ -67,6 +80,7 @@ class MonthView(QWidget):
     HEADER_HEIGHT = 28
     DAY_LABEL_HEIGHT = 26
     CHIP_HEIGHT = 21
+    TWO_LINE_CHIP_HEIGHT = 2 * CHIP_LINE_HEIGHT + 2
     CHIP_GAP = 3
     CELL_PADDING = 4
 
@@ -89,9 +103,12 @@ class MonthView(QWidget):
         self._dragging: str | None = None
         self._drag: DragState | None = None
         self._busy: frozenset[str] = frozenset()
+        self._marked: frozenset[str] = frozenset()
         self._chip_pixmaps = ChipPixmaps()
         self.interaction = ChipInteraction(self, self, self)
         self.interaction.postClicked.connect(self.postClicked)
+        self.interaction.postToggled.connect(self.postToggled)
+        self.interaction.postExtended.connect(self.postExtended)
         self.interaction.postActivated.connect(self.postActivated)
         self.interaction.dayClicked.connect(self.dayClicked)
         self.interaction.dayActivated.connect(self.dayActivated)
@@ -147,6 +164,13 @@ class MonthView(QWidget):
         if post_id != self._selected:
             changed = {self._selected, post_id}
             self._selected = post_id
+            self._update_chips(changed)
+
+    def set_marked(self, post_ids: frozenset[str]) -> None:
+        """The posts of a multi-selection, drawn as selected."""
+        if post_ids != self._marked:
+            changed = post_ids ^ self._marked
+            self._marked = post_ids
             self._update_chips(changed)
 
     def set_busy(self, post_ids: frozenset[str]) -> None:
@@ -273,7 +297,7 @@ class MonthView(QWidget):
                 chip_font,
                 font_key,
                 self.devicePixelRatioF(),
-                selected=entry.id == self._selected,
+                selected=entry.id == self._selected or entry.id in self._marked,
                 busy=entry.id in self._busy,
             )
             if number % CHIPS_PER_STEP == 0 or time.perf_counter() - started > STEP_BUDGET_S:
@@ -287,22 +311,29 @@ class MonthView(QWidget):
         chip_width = rect.width() - 2 * pad
         first_top = rect.top() + self.DAY_LABEL_HEIGHT
         room = rect.bottom() - pad - first_top + 1
-        step = self.CHIP_HEIGHT + self.CHIP_GAP
+        # One rule: as many chips as fit, then "+N". A day whose posts all fit as two-line
+        # chips gets those (the text wraps: ~25 characters in a 1360-pixel window's cell
+        # instead of ~6); a busier day gets one-line chips, more of them.
+        height = self.CHIP_HEIGHT
+        if entries and len(entries) * (self.TWO_LINE_CHIP_HEIGHT + self.CHIP_GAP) <= (
+            room + self.CHIP_GAP
+        ):
+            height = self.TWO_LINE_CHIP_HEIGHT
+        step = height + self.CHIP_GAP
         fits = max((room + self.CHIP_GAP) // step, 0)
-        shown = len(entries) if len(entries) <= fits else max(fits - 1, 0)
+        # Every slot holds a chip; the "+N" sits beside the day number when they do not all
+        # fit (a slot of its own would cost a chip: at 1024 pixels a day of two posts showed
+        # only "+2 more").
+        shown = min(len(entries), fits)
         for index, entry in enumerate(entries[:shown]):
             top = first_top + index * step
-            cell.chips.append((QRect(chip_left, top, chip_width, self.CHIP_HEIGHT), entry))
+            cell.chips.append((QRect(chip_left, top, chip_width, height), entry))
         cell.hidden = len(entries) - shown
         if cell.hidden:
-            if fits >= 1:
-                top = first_top + shown * step
-                cell.more_rect = QRect(chip_left, top, chip_width, self.CHIP_HEIGHT)
-            else:  # no room for any chip: the count sits next to the day number
-                width = min(64, chip_width)
-                cell.more_rect = QRect(
-                    rect.right() - pad - width, rect.top() + 4, width, self.DAY_LABEL_HEIGHT - 6
-                )
+            width = min(64, chip_width - 24)  # the day number keeps its place on the left
+            cell.more_rect = QRect(
+                rect.right() - pad - width, rect.top() + 4, width, self.DAY_LABEL_HEIGHT - 6
+            )
 
     # -- painting --------------------------------------------------------------------------
     def sizeHint(self) -> QSize:
@@ -318,7 +349,7 @@ class MonthView(QWidget):
         palette = self.palette()
         base = surface(palette)
         text = palette.color(QPalette.ColorRole.Text)
-        muted = mix(base, text, 0.45)
+        muted = mix(base, text, 0.62)
         grid = mix(base, text, 0.12)
         painter.fillRect(self.rect(), base)
         self._paint_header(painter, muted, grid)
@@ -328,14 +359,27 @@ class MonthView(QWidget):
                 self._paint_cell(painter, cell, base, text, muted, grid)
         if self._drag is not None:
             paint_ghost(painter, self._drag, palette, small_font(self.font()), self.rect())
+        if self.hasFocus():  # the focus ring: where the arrows and Enter go
+            painter.setPen(QPen(focus_color(), 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(self.rect().adjusted(1, 1, -1, -1))
         painter.end()
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        self.update()
 
     def _paint_header(self, painter: QPainter, muted: QColor, grid: QColor) -> None:
         font = bold(small_font(self.font()))
         painter.setFont(font)
         painter.setPen(muted)
         width = self.width()
-        for column, name in enumerate(WEEKDAY_NAMES):
+        for column, day in enumerate(self._days[:DAYS_PER_WEEK]):
+            name = weekday_name(day)
             left, right = split_evenly(0, width, DAYS_PER_WEEK, column)
             rect = QRect(left + 10, 0, right - left - 10, self.HEADER_HEIGHT)
             painter.drawText(
@@ -361,7 +405,7 @@ class MonthView(QWidget):
         elif cell.day.weekday() >= 5:
             painter.fillRect(rect, mix(base, text, 0.015))
         if is_today:
-            painter.fillRect(rect, mix(base, QColor(TODAY), 0.06))
+            painter.fillRect(rect, mix(base, today_color(), 0.06))
         painter.setPen(QPen(grid, 1))
         painter.drawLine(rect.topRight(), rect.bottomRight())
         painter.drawLine(rect.bottomLeft(), rect.bottomRight())
@@ -378,7 +422,7 @@ class MonthView(QWidget):
                 palette,
                 chip_font,
                 font_key,
-                selected=entry.id == self._selected,
+                selected=entry.id == self._selected or entry.id in self._marked,
                 dragging=entry.id == self._dragging,
                 busy=entry.id in self._busy,
             )
@@ -386,17 +430,17 @@ class MonthView(QWidget):
             more_font = bold(chip_font)
             more_font.setUnderline(self._hover_more == cell.day)
             painter.setFont(more_font)
-            painter.setPen(QColor(ACCENT) if in_month else muted)
+            painter.setPen(accent_color() if in_month else muted)
             label = f"+{cell.hidden} more" if cell.more_rect.width() > 56 else f"+{cell.hidden}"
             painter.drawText(
-                cell.more_rect.adjusted(6, 0, 0, 0),
-                Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                cell.more_rect.adjusted(0, 0, -2, 0),
+                Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
                 label,
             )
         if self._drop_day == cell.day:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-            painter.setPen(QPen(QColor(DROP_TARGET), 2))
-            highlight = QColor(DROP_TARGET)
+            painter.setPen(QPen(accent_color(), 2))
+            highlight = accent_color()
             highlight.setAlphaF(0.08)
             painter.setBrush(highlight)
             painter.drawRoundedRect(QRectF(rect).adjusted(2, 2, -2, -2), 6, 6)
@@ -415,7 +459,7 @@ class MonthView(QWidget):
         rect = cell.rect
         label = str(cell.day.day)
         if cell.day.day == 1:
-            label = f"{cell.day.day} {cell.day.strftime('%b')}"
+            label = day_and_month(cell.day)
         font = bold(self.font()) if is_today or cell.day.day == 1 else self.font()
         painter.setFont(font)
         metrics = QFontMetrics(font)
@@ -429,11 +473,11 @@ class MonthView(QWidget):
         if is_today:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(TODAY))
+            painter.setBrush(today_color())
             painter.drawRoundedRect(QRectF(box), box_height / 2, box_height / 2)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-            painter.setPen(QColor("#ffffff"))
+            painter.setPen(on_accent_color())
         else:
             painter.setPen(text if in_month else muted)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, label)

@@ -13,32 +13,39 @@ views, the detail panel and the "+N more" popup the first time they are needed.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime, time, tzinfo
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QResizeEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtGui import QAction, QIcon, QResizeEvent
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.calendar.grid import ViewKind, shift_anchor, visible_dates, visible_range
 from app.calendar.post_card import card_of
 from app.posts.lifecycle import PostAction
+from ui import theme
 from ui.action_spec import ActionSpec
+from ui.calendar.bulk_flow import BulkFlow
 from ui.calendar.commands import calendar_specs
 from ui.calendar.drag import DropTarget
 from ui.calendar.entries import Entry
 from ui.calendar.filters import PostFilter
+from ui.calendar.keyboard import KeyboardWalk, ordered
 from ui.calendar.loader import CalendarLoader
-from ui.calendar.page_actions import CalendarActions
+from ui.calendar.multi_select import MultiSelect
+from ui.calendar.page_actions import CalendarActions, Navigation
 from ui.calendar.page_widgets import Hooks, PageWidgets
 from ui.calendar.post_flows import PostFlows
 from ui.calendar.selection import SelectionFollower
 from ui.calendar.source import CalendarSource
 from ui.calendar.state import CalendarState
-from ui.calendar.style import PAGE_STYLE
+from ui.calendar.style import page_style
 from ui.calendar.timezone import system_time_zone
+from ui.day_change import DayChangeTimer
+from ui.locale_text import follow_locale_week
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMessageBox
@@ -46,6 +53,8 @@ if TYPE_CHECKING:
     from app.calendar.post_card import PostCard
     from app.models import Post
     from app.store import CacheChange
+    from ui.calendar.accessible import PostMirror
+    from ui.calendar.bulk_bar import BulkBar
     from ui.calendar.day_popup import DayPopup
     from ui.calendar.detail_panel import PostDetailPanel
     from ui.calendar.month_view import MonthView
@@ -94,8 +103,10 @@ class CalendarPage(QWidget):
         `reload`) before the page is shown, instead of reading a stand-in source first."""
         super().__init__(parent)
         self.setObjectName("calendarPage")
+        follow_locale_week()  # the grids' weeks start on the locale's first day
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
-        self.setStyleSheet(PAGE_STYLE)
+        self.setStyleSheet(page_style())
+        theme.on_change(self._restyle)
         self._tz: tzinfo = display_tz if display_tz is not None else system_time_zone()
         if now is None and today is not None:
             # A fixed day without a clock: the clock stands at the start of that day.
@@ -104,10 +115,38 @@ class CalendarPage(QWidget):
         self._now: Callable[[], datetime] = now or (lambda: datetime.now(UTC))
         self._today: Callable[[], date] = today or (lambda: self._now().astimezone(self._tz).date())
         self.state = state = CalendarState(self._today(), self)
+        # Past midnight "Today" is the new day (issue 19 §5).
+        self.day_change = DayChangeTimer(
+            self._today, lambda: self._now().astimezone(self._tz), self
+        )
+        self.day_change.dayChanged.connect(self._day_changed)
         self.loader = CalendarLoader(source, state, self._tz, self._prepare_month, self)
         self._flows = flows = PostFlows(self, self.loader, self._tz, self._now)
-        self.commands = commands = CalendarActions(self, flows)
+        go = Navigation(
+            self.go_today,
+            self.go_previous,
+            self.go_next,
+            self.set_view,
+            self.focus_jump_to_date,
+            self.open_detail,
+            lambda: self.widgets.fit_panels(),
+        )
+        self.commands = commands = CalendarActions(self, go, flows)
         self.selection = selection = SelectionFollower(self)
+        self.keyboard = KeyboardWalk(self)
+        self._session: WorkspaceSession | None = None
+        self.multi = MultiSelect(state, self.posts_in_order)
+        self.bulk = BulkFlow(
+            self,
+            self.multi,
+            lambda: self.loader.entries,
+            lambda: self._session,
+            self._tz,
+            self._now,
+        )
+        self._bulk_bar: BulkBar | None = None
+        state.markedChanged.connect(self._marked_changed)
+        self._mirror: PostMirror | None = None
         self.action_previous = commands.previous
         self.action_month = commands.month
         self.action_tray = commands.tray
@@ -152,19 +191,28 @@ class CalendarPage(QWidget):
             self.reload()
 
     def _connect_post_view(self, view: MonthView | WeekView | PostListView | DayPopup) -> None:
+        view.postClicked.connect(self.multi.clicked)
         view.postClicked.connect(self.selection.clicked)
+        toggled = getattr(view, "postToggled", None)
+        if toggled is not None:  # the grids: Ctrl/Shift+click pick several posts
+            toggled.connect(self.multi.toggle)
+            view.postExtended.connect(self.multi.extend)  # type: ignore[union-attr]
         view.postActivated.connect(self.selection.activated)
 
     def _connect_grid(self, grid: MonthView | WeekView) -> None:
         grid.dayActivated.connect(self.newPostRequested)
         grid.dayClicked.connect(lambda _day: self.select_post(None))
         grid.moveRequested.connect(self.move_post)
+        if hasattr(grid, "more_rects"):  # the week: "+N" of a crowded hour opens its list
+            grid.moreClicked.connect(self._show_cluster)
+
+    def _show_cluster(self, day: date, entries: list[Entry], anchor: QPoint) -> None:
+        self.day_popup.show_day(day, entries, anchor, self.state.selection)
 
     # -- actions ---------------------------------------------------------------------------
     def action_specs(self) -> list[ActionSpec]:
-        """The calendar's commands for the shell's registry, scoped to the calendar page; the
-        registry binds their keys from then on (the page's own QActions give theirs up)."""
-        self.commands.hand_keys_to_registry()
+        """The calendar's commands for the shell's registry, scoped to the calendar page: the
+        one place their keys are defined (the page's QActions, shown by its buttons, have none)."""
         return calendar_specs(self)
 
     # -- widgets built on first use --------------------------------------------------------
@@ -202,6 +250,36 @@ class CalendarPage(QWidget):
     def source(self) -> CalendarSource:
         return self.loader.source
 
+    # -- assistive technology --------------------------------------------------------------
+    def follow_for_assistive_tech(self, entry: Entry | None, *, force: bool = False) -> None:
+        """The grid's name says the selected post; the mirror list holds the shown posts (both
+        only while an assistive technology listens, or when `force`d)."""
+        from PySide6.QtGui import QAccessible
+
+        if not (force or QAccessible.isActive()):
+            return
+        from ui.calendar.accessible import PostMirror, announce
+
+        kind = self.state.view
+        if kind is ViewKind.AGENDA:  # a list already, item by item
+            if self._mirror is not None:
+                self._mirror.hide()
+            return
+        view = self.month_view if kind is ViewKind.MONTH else self.week_view
+        announce(view, "Month calendar" if kind is ViewKind.MONTH else "Week calendar", entry)
+        if self._mirror is None:
+            self._mirror = PostMirror(self.widgets.stack, self.select_post)
+        self._mirror.show()
+        self._mirror.raise_()
+        posts = self.posts_in_order()
+        self._mirror.refresh(posts, entry.id if entry else None, force=True)
+
+    def post_mirror(self) -> PostMirror | None:
+        return self._mirror
+
+    def _restyle(self, _theme: theme.Theme) -> None:
+        self.setStyleSheet(page_style())
+
     def current_view(self) -> str:
         return self.state.view.value
 
@@ -230,6 +308,13 @@ class CalendarPage(QWidget):
     def today(self) -> date:
         return self._today()
 
+    def _day_changed(self, old: date, new: date) -> None:
+        # A page left on the old today follows the day; any other period stays, re-marked.
+        if self.state.anchor == old:
+            self.go_to(new)
+        else:
+            self.reload()
+
     def go_today(self) -> None:
         self.go_to(self._today())
 
@@ -252,8 +337,17 @@ class CalendarPage(QWidget):
         self.reload()
 
     def set_session(self, session: WorkspaceSession | None) -> None:
-        """The page's side of opening a workspace: its cache becomes the source (the shell
-        connects `session.writes.busyChanged` to `set_busy`)."""
+        """The page's side of opening a workspace: its cache becomes the source, its write
+        gate's busy posts are shown (the shell leaves that to a page with `set_session`), and
+        actions on several posts are written through it."""
+        if self._session is not None and self._session is not session:
+            with contextlib.suppress(RuntimeError, TypeError):  # never connected: nothing to undo
+                self._session.writes.busyChanged.disconnect(self.set_busy)
+        if session is not None and session is not self._session:
+            session.writes.busyChanged.connect(self.set_busy)
+            for post_id in session.writes.busy_keys():
+                self.set_busy(post_id, True)
+        self._session = session
         if session is not None and self.loader.source is not session.cache:
             self.set_source(session.cache)
 
@@ -313,6 +407,24 @@ class CalendarPage(QWidget):
     def select_post(self, post_id: str | None) -> None:
         self.selection.select(post_id)
 
+    def select_and_reveal(self, post_id: str) -> None:
+        """Select a post and scroll the week to it if it lies outside the hours shown."""
+        self.select_post(post_id)
+        entry = self.entry(post_id)
+        if entry is not None:
+            self.widgets.reveal(entry)
+
+    def posts_in_order(self) -> list[Entry]:
+        """The shown period's posts in time order (the arrows' and Shift+click's order)."""
+        return ordered(self.loader.visible, self.visible_dates())
+
+    def move_picked(self, days: int, minutes: int) -> bool:
+        """Move the picked posts (False, nothing done, when fewer than two are picked)."""
+        if not self.bulk.active():
+            return False
+        self.bulk.move(days, minutes)
+        return True
+
     def open_detail(self) -> None:
         self.selection.open_detail()
 
@@ -345,7 +457,14 @@ class CalendarPage(QWidget):
         return self._flows.time_dialog
 
     def move_post(self, post_id: str, target: DropTarget) -> None:
-        """A post dropped on a day (month) or a slot (week): ask to reschedule it there."""
+        """A post dropped on a day (month) or a slot (week): ask to reschedule it there. A
+        picked post takes the other picked posts along by as much."""
+        entry = self.loader.entries.get(post_id)
+        if post_id in self.state.marked and self.bulk.active() and entry and entry.day:
+            days = (target.day - entry.day).days
+            minutes = target.minutes - entry.minutes if target.minutes is not None else 0
+            self.bulk.move(days, minutes)
+            return
         self._flows.move_post(post_id, target)
 
     def show_more(self, day: date) -> None:
@@ -384,7 +503,7 @@ class CalendarPage(QWidget):
         self.widgets.show_period(self.visible_dates(), self.loader.visible)
         self.widgets.show_tray(self.loader.drafts)
         self.widgets.show_header(self.visible_dates())
-        self.selection.after_load()
+        self._after_load()
         self._update_empty_state()
 
     def _apply_cards(self, cards: list[PostCard], gone: Iterable[str]) -> None:
@@ -396,8 +515,54 @@ class CalendarPage(QWidget):
             self._show_loaded()
         else:  # the month's common case (a post moved, its status changed): only its days
             self.month_view.change_entries(change.removed, change.added)
-            self.selection.after_load()
+            self._after_load()
             self._update_empty_state()
+
+    def _after_load(self) -> None:
+        self.selection.after_load()
+        self.multi.keep_shown()
+
+    # -- several posts ---------------------------------------------------------------------
+    def select_all(self) -> None:
+        """Ctrl+A: every post of the shown period that the filter lets through."""
+        self.multi.select_all()
+
+    def escape(self) -> None:
+        """Esc: a multi-selection is dropped first, then the details close."""
+        if self.state.marked:
+            self.multi.clear()
+        else:
+            self.close_detail()
+
+    def bulk_bar(self) -> BulkBar:
+        if self._bulk_bar is None:
+            from ui.calendar.bulk_bar import BulkBar, BulkReportView
+
+            bar = BulkBar(self._label_choices, self)
+            bar.hide()
+            # In the filters' row, in their place while shown: the grid does not move under
+            # the pointer of a Ctrl+click.
+            self.widgets.filter_row.insertWidget(2, bar, 1)
+            bar.shownChanged.connect(lambda shown: self.filter_bar.setVisible(not shown))
+            report = BulkReportView(self)
+            layout = self.layout()
+            assert isinstance(layout, QVBoxLayout)
+            layout.insertWidget(2, report)  # under the row: after a run, not under a click
+            self.bulk.attach(bar, report)
+            self._bulk_bar = bar
+        return self._bulk_bar
+
+    def _label_choices(self) -> list[tuple[str, str, QIcon]]:
+        combo = self.filter_bar.label_combo
+        return [
+            (combo.itemData(index), combo.itemText(index), combo.itemIcon(index))
+            for index in range(combo.count())
+            if isinstance(combo.itemData(index), str)
+        ]
+
+    def _marked_changed(self, marked: frozenset[str]) -> None:
+        if marked or self._bulk_bar is not None:
+            self.bulk_bar().show_count(len(marked))
 
     def _prepare_month(self, anchor: date, entries: list[Entry]) -> Iterator[None]:
         return self.month_view.prepare(anchor.year, anchor.month, entries)
@@ -440,13 +605,13 @@ class CalendarPage(QWidget):
         new_period = loader.take(visible)
         self.widgets.show_period(self.visible_dates(), loader.visible)
         self.widgets.show_header(self.visible_dates())
-        self.selection.after_load()
+        self._after_load()
         self._update_empty_state()
         if new_period:
             self.visibleRangeChanged.emit(*loader.period())
         yield
         self.widgets.show_tray(loader.drafts)
-        self.selection.after_load()  # a selected draft is found in the tray's list again
+        self._after_load()  # a selected draft is found in the tray's list again
         loader.prefetch_again()
 
     # -- state → widgets -------------------------------------------------------------------

@@ -85,6 +85,7 @@ class PageWidgets:
         filter_row.setSpacing(10)
         filter_row.addWidget(self.tray_button)
         filter_row.addWidget(self.filter_bar, 1)
+        self.filter_row = filter_row  # the bar for several picked posts takes the filters' place
         self.splitter = QSplitter(Qt.Orientation.Horizontal, page)
         self.tray = TrayPanel(self._today, self.splitter, list_built=hooks.post_view)
         self.stack = QStackedWidget(self.splitter)
@@ -121,6 +122,8 @@ class PageWidgets:
     def _follow_busy(self, view: MonthView | WeekView) -> None:
         view.set_busy(self._state.busy_ids())
         self._state.busyChanged.connect(lambda *_: view.set_busy(self._state.busy_ids()))
+        view.set_marked(self._state.marked)
+        self._state.markedChanged.connect(view.set_marked)
 
     # -- built on first use ----------------------------------------------------------------
     @property

@@ -18,6 +18,7 @@ from app.posts.lifecycle import PostAction, is_in_future
 from ui.calendar.drag import DropTarget
 from ui.calendar.entries import Entry
 from ui.calendar.loader import CalendarLoader
+from ui.locale_text import date_time, weekday_day_month
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMessageBox
@@ -88,7 +89,11 @@ class PostFlows:
             "Publish now",
             f"Publish this post now to {where}?",
             f"“{entry.summary}”\n\nIt goes out at once instead of "
-            + (f"at {entry.time_text} on {entry.local:%a %d %b}." if entry.local else "later."),
+            + (
+                f"at {entry.time_text} on {weekday_day_month(entry.local.date())}."
+                if entry.local
+                else "later."
+            ),
             "Publish now",
             lambda: self._page.publishNowRequested.emit(entry.id),
             lambda: setattr(self, "publish_box", None),
@@ -139,7 +144,7 @@ class PostFlows:
         if is_in_future(entry.scheduled_at, now):
             self._page.scheduleRequested.emit(entry.id, entry.scheduled_at)
             return
-        was = entry.local.strftime("%a %d %b %H:%M") if entry.local else "its date"
+        was = date_time(entry.local) if entry.local else "its date"
         from ui.calendar.reschedule_dialog import RescheduleDialog
 
         dialog = RescheduleDialog(
@@ -178,8 +183,7 @@ class PostFlows:
             local = when.astimezone(self._tz)
             QToolTip.showText(
                 QCursor.pos(),
-                f"{local:%a %d %b %H:%M} has passed: a scheduled post can only move to a later "
-                "time.",
+                f"{date_time(local)} has passed: a scheduled post can only move to a later time.",
                 page,
             )
             return

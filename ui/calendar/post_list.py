@@ -20,14 +20,13 @@ from PySide6.QtCore import (
     QSize,
     Qt,
 )
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from ui.calendar.drag import POST_MIME_TYPE, post_mime_data
 from ui.calendar.entries import Entry
 from ui.calendar.style import (
-    ACCENT,
-    TODAY,
+    accent_color,
     bold,
     mix,
     paint_pill,
@@ -35,8 +34,10 @@ from ui.calendar.style import (
     small_font,
     status_color,
     surface,
+    today_color,
 )
 from ui.icons import network_name, network_pixmap
+from ui.locale_text import long_date
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -62,8 +63,13 @@ POST_ID_ROLE = Qt.ItemDataRole.UserRole + 4
 TEXT_ROLE = Qt.ItemDataRole.UserRole + 5
 
 
+def tray_lines(entry: Entry) -> tuple[str, str]:
+    """A tray row: the post's text first (its drafts mostly share one account), then who."""
+    return entry.summary or "(no text)", f"{entry.account_text} · {network_name(entry.platform)}"
+
+
 def day_title(day: date) -> str:
-    return f"{day.strftime('%A')}, {day.day} {day.strftime('%B %Y')}"
+    return long_date(day)
 
 
 def agenda_rows(entries: Iterable[Entry], days: Sequence[date], today: date) -> list[Row]:
@@ -209,7 +215,7 @@ class PostRowDelegate(QStyledItemDelegate):
         if kind == RowKind.HEADER:
             self._paint_header(painter, rect, palette, font, index)
         elif kind == RowKind.EMPTY:
-            muted = mix(surface(palette), palette.color(QPalette.ColorRole.Text), 0.45)
+            muted = mix(surface(palette), palette.color(QPalette.ColorRole.Text), 0.62)
             italic = small_font(font)
             italic.setItalic(True)
             painter.setFont(italic)
@@ -236,7 +242,7 @@ class PostRowDelegate(QStyledItemDelegate):
         day = index.data(DAY_ROLE)
         base = surface(palette)
         text = palette.color(QPalette.ColorRole.Text)
-        muted = mix(base, text, 0.5)
+        muted = mix(base, text, 0.62)
         painter.fillRect(rect, mix(base, text, 0.03))
         painter.setPen(QPen(mix(base, text, 0.12), 1))
         painter.drawLine(rect.left(), rect.top(), rect.right(), rect.top())
@@ -245,7 +251,7 @@ class PostRowDelegate(QStyledItemDelegate):
         is_today = day == self._today()
         title_font = bold(font)
         painter.setFont(title_font)
-        painter.setPen(QColor(TODAY) if is_today else text)
+        painter.setPen(today_color() if is_today else text)
         x = rect.left() + 14
         title = day_title(day)
         metrics = QFontMetrics(title_font)
@@ -259,7 +265,7 @@ class PostRowDelegate(QStyledItemDelegate):
         if is_today:
             width = pill_width("Today", pill_font)
             pill = QRectF(x, rect.center().y() - 9, width, 18)
-            paint_pill(painter, pill, "Today", QColor(TODAY), pill_font, filled=True)
+            paint_pill(painter, pill, "Today", today_color(), pill_font, filled=True)
             x += width + 10
         count_text = str(index.data(TEXT_ROLE) or "")
         painter.setFont(small_font(font))
@@ -282,12 +288,12 @@ class PostRowDelegate(QStyledItemDelegate):
     ) -> None:
         base = surface(palette)
         text = palette.color(QPalette.ColorRole.Text)
-        muted = mix(base, text, 0.5)
+        muted = mix(base, text, 0.62)
         color = status_color(entry.status)
         card = QRectF(rect).adjusted(6, 2, -6, -2)
         if selected:
-            painter.setPen(QPen(QColor(ACCENT), 1.2))
-            painter.setBrush(mix(base, QColor(ACCENT), 0.10))
+            painter.setPen(QPen(accent_color(), 1.2))
+            painter.setBrush(mix(base, accent_color(), 0.10))
             painter.drawRoundedRect(card, 6, 6)
         elif hovered:
             painter.setPen(Qt.PenStyle.NoPen)
@@ -360,6 +366,10 @@ class PostRowDelegate(QStyledItemDelegate):
 
         available = int(right - x - 8)
         line_height = card.height() / 2
+        if not self._show_time:  # the tray: its drafts share accounts, their texts tell apart
+            self._paint_text_first(painter, entry, QRectF(x, card.top(), available, card.height()),
+                                   font, text, muted)  # fmt: skip
+            return
         title_font = bold(font)
         painter.setFont(title_font)
         painter.setPen(text)
@@ -391,4 +401,31 @@ class PostRowDelegate(QStyledItemDelegate):
             QRectF(x, card.top() + line_height + 1, available, line_height - 4),
             Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft,
             summary,
+        )
+
+    @staticmethod
+    def _paint_text_first(
+        painter: QPainter, entry: Entry, area: QRectF, font: QFont, text: QColor, muted: QColor
+    ) -> None:
+        """The post's text on top (bold), then its account and network, muted."""
+        line_height = area.height() / 2
+        width = int(area.width())
+        title_font = bold(font)
+        painter.setFont(title_font)
+        painter.setPen(text)
+        first, second = tray_lines(entry)
+        summary = QFontMetrics(title_font).elidedText(first, Qt.TextElideMode.ElideRight, width)
+        painter.drawText(
+            QRectF(area.left(), area.top() + 4, width, line_height - 2),
+            Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft,
+            summary,
+        )
+        small = small_font(font)
+        painter.setFont(small)
+        painter.setPen(muted)
+        who = QFontMetrics(small).elidedText(second, Qt.TextElideMode.ElideRight, width)
+        painter.drawText(
+            QRectF(area.left(), area.top() + line_height + 1, width, line_height - 4),
+            Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft,
+            who,
         )

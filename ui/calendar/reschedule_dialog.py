@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from app.calendar.grid import local_instant
 from app.posts.lifecycle import is_in_future
+from ui.locale_text import day_and_month, time_text
 
 
 class RescheduleDialog(QDialog):
@@ -59,7 +60,7 @@ class RescheduleDialog(QDialog):
         zone.setObjectName("muted")
         self.problem = QLabel()
         self.problem.setObjectName("problemText")
-        self.problem.setStyleSheet("color: #b42318;")
+        self.problem.setProperty("tone", "error")
         self.problem.setWordWrap(True)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
@@ -101,7 +102,8 @@ class RescheduleDialog(QDialog):
             return ""
         local = now.astimezone(self._tz)
         return (
-            f"That time has passed (it is now {local:%H:%M} on {local.day} {local:%b}). "
+            f"That time has passed (it is now {time_text(local)} on "
+            f"{day_and_month(local.date())}). "
             "A post can only be scheduled for a later time."
         )
 

@@ -48,6 +48,7 @@ class SelectionFollower:
         entry = self.entry()
         page.commands.follow_selection(entry, self.can)
         self.show_detail(entry)
+        page.follow_for_assistive_tech(entry)
 
     def show_detail(self, entry: Entry | None) -> None:
         # Entries hold cards; the full post is read (and decoded) for the panel only.

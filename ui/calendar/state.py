@@ -20,6 +20,7 @@ class CalendarState(QObject):
     anchorChanged = Signal(object)  # date
     filterChanged = Signal(object)  # PostFilter
     selectionChanged = Signal(object)  # str | None
+    markedChanged = Signal(object)  # frozenset[str]: the posts picked for an action on several
     busyChanged = Signal(str, bool)  # post id, busy
     neverSyncedChanged = Signal(bool)
 
@@ -29,6 +30,7 @@ class CalendarState(QObject):
         self._anchor = anchor
         self._filter = PostFilter()
         self._selection: str | None = None
+        self._marked: frozenset[str] = frozenset()
         self._busy: set[str] = set()
         self._never_synced = False
 
@@ -71,6 +73,18 @@ class CalendarState(QObject):
         if value != self._selection:
             self._selection = value
             self.selectionChanged.emit(value)
+
+    @property
+    def marked(self) -> frozenset[str]:
+        """Posts picked with Ctrl/Shift+click or Ctrl+A (`ui.calendar.multi_select`); empty when
+        only the one selected post is acted on."""
+        return self._marked
+
+    @marked.setter
+    def marked(self, value: frozenset[str]) -> None:
+        if value != self._marked:
+            self._marked = frozenset(value)
+            self.markedChanged.emit(self._marked)
 
     @property
     def never_synced(self) -> bool:

@@ -2,43 +2,63 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 
 from app.domain.enums import PostStatus, known
+from ui import theme
 from ui.calendar.entries import Entry
 from ui.icons import network_pixmap
 
 T = TypeVar("T")
 
-STATUS_COLORS: dict[PostStatus | None, str] = {
-    PostStatus.DRAFT: "#6b7280",
-    PostStatus.SCHEDULED: "#2563eb",
-    PostStatus.PUBLISHING: "#d97706",
-    PostStatus.PUBLISHED: "#16a34a",
-    PostStatus.PARTIALLY_PUBLISHED: "#ea580c",
-    PostStatus.FAILED: "#dc2626",
-    PostStatus.PENDING_APPROVAL: "#0891b2",
-    None: "#8b7fa8",  # a status this client does not know
-}
-ACCENT = "#2563eb"
-TODAY = "#2563eb"
-DROP_TARGET = "#2563eb"
-NOW_LINE = "#dc2626"
 
-
-_STATUS_QCOLORS = {status: QColor(color) for status, color in STATUS_COLORS.items()}
+def status_colors() -> dict[PostStatus | None, str]:
+    """Chip colours by status, from the current theme (None: a status this client does not know)."""
+    return theme.current().status_colors()
 
 
 def status_color(raw: str | None) -> QColor:
-    return QColor(_STATUS_QCOLORS[known(PostStatus, raw)])  # a copy: callers may change it
+    return QColor(status_colors()[known(PostStatus, raw)])
+
+
+def accent_color() -> QColor:
+    return QColor(theme.current().accent)
+
+
+def focus_color() -> QColor:
+    return QColor(theme.current().focus)
+
+
+def today_color() -> QColor:
+    return QColor(theme.current().today)
+
+
+def on_accent_color() -> QColor:
+    """Text on an accent or status fill."""
+    return QColor(theme.current().on_accent)
+
+
+def now_line_color() -> QColor:
+    return QColor(theme.current().now_line)
 
 
 def platform_status_color(raw: str | None) -> QColor:
-    colors = {"published": "#16a34a", "failed": "#dc2626", "publishing": "#d97706"}
-    return QColor(colors.get(raw or "", "#6b7280"))
+    current = theme.current()
+    colors = {"published": current.published, "failed": current.failed,
+              "publishing": current.publishing}  # fmt: skip
+    return QColor(colors.get(raw or "", current.draft))
+
+
+def ink_on(fill: QColor) -> QColor:
+    """Text colour for `fill`: white on dark and mid fills, near-black on light ones (by
+    luminance, so light greens and cyans of the dark theme get dark text)."""
+    luminance = (
+        0.2126 * fill.redF() ** 2.2 + 0.7152 * fill.greenF() ** 2.2 + 0.0722 * fill.blueF() ** 2.2
+    )
+    return QColor("#111827") if luminance > 0.3 else QColor("#ffffff")
 
 
 def mix(base: QColor, tint: QColor, amount: float) -> QColor:
@@ -199,7 +219,7 @@ def paint_chip(
         painter.setOpacity(painter.opacity() * (0.5 if dragging else 0.6))
     body = QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5)
     if selected:
-        fill, text_color = color, QColor("#ffffff")
+        fill, text_color = color, ink_on(color)
     else:
         fill = mix(base, color, 0.22 if is_dark(palette) else 0.12)
     painter.setPen(Qt.PenStyle.NoPen)
@@ -227,24 +247,33 @@ def paint_chip(
         right = paint_label_dots(painter, right, center_y, entry.label_colors, diameter=6.5) - 1
     painter.setPen(text_color)
     time_text = BUSY_TEXT if busy else entry.time_text if show_time else ""
-    if time_text and (busy or body.width() >= 96 or lines == 2):
-        time_font = bold(font)
-        if busy:
-            time_font.setItalic(True)
-        painter.setFont(time_font)
-        width = _TEXT_MEMO.width(time_text, time_font, time_font.key())
-        painter.drawText(
-            QRectF(x, first_line.top(), width + 1, line_height),
-            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-            time_text,
-        )
-        x += width + 5
-    icon_size = min(14, int(line_height) - 3)
-    if icon_size >= 8 and x + icon_size + 40 < right and body.width() >= 110:
-        dpr = painter.device().devicePixelRatioF() if painter.device() else 1.0
-        pixmap = network_pixmap(entry.platform, icon_size, dpr)
-        painter.drawPixmap(QPointF(x, center_y - icon_size / 2), pixmap)
-        x += icon_size + 5
+    if lines == 1 and not busy:
+        x = _one_line_head(painter, body, x, right, time_text, entry.platform, font, line_height)
+    else:
+        if time_text and (busy or body.width() >= 96 or lines == 2):
+            time_font = bold(font)
+            if busy:
+                time_font.setItalic(True)
+            painter.setFont(time_font)
+            width = _TEXT_MEMO.width(time_text, time_font, time_font.key())
+            painter.drawText(
+                QRectF(x, first_line.top(), width + 1, line_height),
+                Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                time_text,
+            )
+            x += width + 5
+        icon_size = min(14, int(line_height) - 3)
+        # Two lines: the icon may take the rest of the first line (the text goes on the second).
+        room_after = 2 if lines == 2 else 40
+        if (
+            icon_size >= 8
+            and x + icon_size + room_after < right
+            and (body.width() >= 110 or lines == 2)
+        ):
+            dpr = painter.device().devicePixelRatioF() if painter.device() else 1.0
+            pixmap = network_pixmap(entry.platform, icon_size, dpr)
+            painter.drawPixmap(QPointF(x, center_y - icon_size / 2), pixmap)
+            x += icon_size + 5
     painter.setFont(font)
     font_key = font.key()
     text = entry.summary if entry.known_status is not None else f"? {entry.summary}"
@@ -263,6 +292,68 @@ def paint_chip(
     painter.restore()
 
 
+ONE_LINE_ICON = 12
+ONE_LINE_GAP = 3
+
+
+class OneLineHead(NamedTuple):
+    """Where a one-line chip's parts go, as offsets from the chip's left edge."""
+
+    icon_left: float | None  # None: no room for the network icon
+    time_left: float | None  # None: no room for the time
+    text_left: float
+
+
+def one_line_head(width: float, time_text: str, font: QFont) -> OneLineHead:
+    """A one-line chip (a busy month day): network icon, compact time in the small bold font,
+    then the text. The icon and time go only while the text keeps ~8 characters (`font`'s
+    average width): at 1360×860 a month chip is ~125 px and keeps 14 or more."""
+    x = 7.0
+    least_text = 8 * _TEXT_MEMO.width("abcdefghij", font, font.key()) / 10
+    right = width - 4
+    icon_left: float | None = None
+    if x + ONE_LINE_ICON + ONE_LINE_GAP + least_text <= right:
+        icon_left = x - 1
+        x += ONE_LINE_ICON + ONE_LINE_GAP - 1
+    time_left: float | None = None
+    if time_text:
+        time_font = small_font(bold(font), -0.5)
+        time_width = _TEXT_MEMO.width(time_text, time_font, time_font.key())
+        if x + time_width + ONE_LINE_GAP + least_text <= right:
+            time_left = x
+            x += time_width + ONE_LINE_GAP
+    return OneLineHead(icon_left, time_left, x)
+
+
+def _one_line_head(
+    painter: QPainter,
+    body: QRectF,
+    x: float,
+    right: float,
+    time_text: str,
+    platform: str | None,
+    font: QFont,
+    line_height: float,
+) -> float:
+    head = one_line_head(right - body.left() + 4, time_text, font)
+    center_y = body.top() + line_height / 2
+    if head.icon_left is not None:
+        dpr = painter.device().devicePixelRatioF() if painter.device() else 1.0
+        pixmap = network_pixmap(platform, ONE_LINE_ICON, dpr)
+        painter.drawPixmap(
+            QPointF(body.left() + head.icon_left, center_y - ONE_LINE_ICON / 2), pixmap
+        )
+    if head.time_left is not None:
+        time_font = small_font(bold(font), -0.5)
+        painter.setFont(time_font)
+        painter.drawText(
+            QRectF(body.left() + head.time_left, body.top(), right - head.time_left, line_height),
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+            time_text,
+        )
+    return body.left() + head.text_left
+
+
 def paint_pill(
     painter: QPainter, rect: QRectF, text: str, color: QColor, font: QFont, *, filled: bool = False
 ) -> None:
@@ -272,12 +363,12 @@ def paint_pill(
     painter.setPen(Qt.PenStyle.NoPen)
     if filled:
         painter.setBrush(color)
-        text_color = QColor("#ffffff") if color.lightnessF() < 0.62 else QColor("#1f2937")
+        text_color = ink_on(color)
     else:
         tint = QColor(color)
         tint.setAlphaF(0.14)
         painter.setBrush(tint)
-        text_color = color.darker(135)
+        text_color = color.lighter(130) if theme.current().dark else color.darker(135)
     painter.drawRoundedRect(rect, rect.height() / 2, rect.height() / 2)
     painter.setPen(text_color)
     painter.setFont(font)
@@ -289,21 +380,21 @@ def pill_width(text: str, font: QFont) -> int:
     return QFontMetrics(font).horizontalAdvance(text) + 14
 
 
-PAGE_STYLE = """
-QWidget#calendarPage { background: #ffffff; }
+PAGE_STYLE_TEMPLATE = """
+QWidget#calendarPage { background: $window; }
 #calendarPage QLabel#periodTitle { font-size: 20px; font-weight: 600; padding-left: 4px; }
-#calendarPage QLabel#muted { color: #6b7280; }
+#calendarPage QLabel#muted { color: $muted; }
 #calendarPage QToolButton#todayButton, #calendarPage QToolButton#navButton,
 #calendarPage QToolButton#trayToggle, #calendarPage QToolButton#segment {
-    border: 1px solid #d1d5db; border-radius: 6px; padding: 5px 12px; background: #ffffff;
+    border: 1px solid $control_line; border-radius: 6px; padding: 5px 12px; background: $surface;
 }
 #calendarPage QToolButton#navButton { font-size: 18px; padding: 1px 10px 3px 10px; }
 #calendarPage QToolButton#todayButton:hover, #calendarPage QToolButton#navButton:hover,
 #calendarPage QToolButton#trayToggle:hover, #calendarPage QToolButton#segment:hover {
-    background: #f3f4f6;
+    background: $hover;
 }
-#calendarPage QToolButton#trayToggle:checked { background: #eef2ff; border-color: #c7d2fe;
-    color: #1d4ed8; }
+#calendarPage QToolButton#trayToggle:checked { background: $checked; border-color: $checked_line;
+    color: $accent_strong; }
 #calendarPage QToolButton#segment { border-radius: 0px; padding: 5px 16px; }
 #calendarPage QToolButton#segment[position="first"] {
     border-top-left-radius: 6px; border-bottom-left-radius: 6px;
@@ -312,46 +403,65 @@ QWidget#calendarPage { background: #ffffff; }
 #calendarPage QToolButton#segment[position="last"] {
     border-left: none; border-top-right-radius: 6px; border-bottom-right-radius: 6px;
 }
-#calendarPage QToolButton#segment:checked { background: #2563eb; color: #ffffff;
-    border-color: #2563eb; font-weight: 600; }
+#calendarPage QToolButton#segment:checked { background: $accent; color: $on_accent;
+    border-color: $accent; font-weight: 600; }
 #calendarPage QFrame#trayPanel, #calendarPage QFrame#postDetailPanel,
 #calendarPage QStackedWidget#calendarViews {
-    background: #ffffff; border: 1px solid #e5e7eb; border-radius: 8px;
+    background: $surface; border: 1px solid $line; border-radius: 8px;
 }
 #calendarPage QListView#trayList, #calendarPage QListView#agendaView {
-    border: none; background: #ffffff;
+    border: none; background: $surface;
 }
-#calendarPage QWidget#detailBody { background: #ffffff; }
+#calendarPage QWidget#detailBody { background: $surface; }
+#calendarPage QScrollArea#detailScroll { border: 2px solid transparent; }
 #calendarPage QLabel#trayTitle { font-weight: 600; }
-#calendarPage QLabel#sectionTitle { font-weight: 600; color: #6b7280; padding-top: 6px; }
+#calendarPage QLabel#sectionTitle { font-weight: 600; color: $muted; padding-top: 6px; }
 #calendarPage QLabel#detailWhen { font-size: 15px; font-weight: 600; }
 #calendarPage QLabel#detailContent {
-    background: #f9fafb; border: 1px solid #eef0f3; border-radius: 6px; padding: 10px;
+    background: $sunken; border: 1px solid $soft_line; border-radius: 6px; padding: 10px;
 }
-#calendarPage QFrame#platformRow { border: 1px solid #e5e7eb; border-radius: 6px; }
+#calendarPage QFrame#platformRow { border: 1px solid $line; border-radius: 6px; }
 #calendarPage QLabel#platformName { font-weight: 600; }
-#calendarPage QLabel#mediaItem { color: #374151; }
-#calendarPage QPushButton#linkButton { color: #2563eb; border: none; padding: 0px;
+#calendarPage QLabel#mediaItem { color: $strong_text; }
+#calendarPage QPushButton#linkButton { color: $accent; border: none; padding: 0px;
     background: transparent; text-align: left; }
 #calendarPage QPushButton#linkButton:hover { text-decoration: underline; }
 #calendarPage QToolButton#actionButton, #calendarPage QToolButton#dangerButton {
-    border: 1px solid #d1d5db; border-radius: 6px; padding: 5px 10px; background: #ffffff;
+    border: 1px solid $control_line; border-radius: 6px; padding: 5px 10px; background: $surface;
 }
-#calendarPage QToolButton#actionButton:hover { background: #f3f4f6; }
-#calendarPage QToolButton#dangerButton { color: #b42318; border-color: #f3b4ae; }
-#calendarPage QToolButton#dangerButton:hover { background: #fef2f2; }
-#calendarPage QToolButton#closeDetail { border: none; padding: 2px 6px; color: #6b7280; }
-#calendarPage QToolButton#closeDetail:hover { background: #f3f4f6; border-radius: 4px; }
-#calendarPage QFrame#separator { color: #e5e7eb; }
+#calendarPage QToolButton#actionButton:hover { background: $hover; }
+#calendarPage QToolButton#dangerButton { color: $danger; border-color: $danger_line; }
+#calendarPage QToolButton#dangerButton:hover { background: $danger_hover; }
+#calendarPage QToolButton#closeDetail { border: none; padding: 2px 6px; color: $muted; }
+#calendarPage QToolButton#closeDetail:hover { background: $hover; border-radius: 4px; }
+#calendarPage QFrame#separator { color: $line; }
 #calendarPage QFrame#emptyState {
-    background: #ffffff; border: 1px solid #e5e7eb; border-radius: 10px;
+    background: $surface; border: 1px solid $line; border-radius: 10px;
 }
 #calendarPage QLabel#emptyTitle { font-size: 16px; font-weight: 600; }
 #calendarPage QPushButton#primaryButton {
-    background: #2563eb; color: #ffffff; border: none; border-radius: 6px; padding: 6px 16px;
+    background: $accent; color: $on_accent; border: none; border-radius: 6px; padding: 6px 16px;
 }
-#calendarPage QPushButton#primaryButton:hover { background: #1d4ed8; }
-QFrame#dayPopup { background: #ffffff; border: 1px solid #d1d5db; border-radius: 8px; }
+#calendarPage QPushButton#primaryButton:hover { background: $accent_strong; }
+QFrame#dayPopup { background: $popup; border: 1px solid $control_line; border-radius: 8px; }
 QFrame#dayPopup QLabel#dayPopupTitle { font-weight: 600; padding-left: 6px; }
-QFrame#dayPopup QListView { border: none; background: #ffffff; }
+QFrame#dayPopup QListView { border: none; background: $surface; }
+#calendarPage QScrollArea#detailScroll:focus,
+#calendarPage QAbstractScrollArea#weekView:focus, #calendarPage QListView#trayList:focus,
+#calendarPage QListView#agendaView:focus {
+    border: 2px solid $focus;
+}
+#calendarPage QToolButton:focus, #calendarPage QPushButton:focus,
+#calendarPage QToolButton#todayButton:focus, #calendarPage QToolButton#navButton:focus,
+#calendarPage QToolButton#trayToggle:focus, #calendarPage QToolButton#segment:focus,
+#calendarPage QToolButton#actionButton:focus, #calendarPage QToolButton#dangerButton:focus,
+#calendarPage QToolButton#closeDetail:focus, #calendarPage QPushButton#linkButton:focus,
+#calendarPage QPushButton#primaryButton:focus {
+    border: 2px solid $focus;
+}
 """
+
+
+def page_style() -> str:
+    """The calendar's style sheet in the current theme's colours."""
+    return theme.current().fill(PAGE_STYLE_TEMPLATE)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from PySide6.QtCore import QDate, QEvent, QPointF, Qt, Signal
+from PySide6.QtCore import QDate, QEvent, QLocale, QPointF, Qt, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -20,25 +20,35 @@ from PySide6.QtWidgets import (
 )
 
 from app.calendar.grid import ViewKind
+from ui.locale_text import month_year
+from ui.locale_text import text_in_format as text
 
 
 def period_titles(view: ViewKind, days: list[date], anchor: date) -> list[str]:
     """The period's title, longest form first (the toolbar shows the longest that fits)."""
     if view is ViewKind.MONTH:
-        return [anchor.strftime("%B %Y"), anchor.strftime("%b %Y")]
+        return [month_year(anchor), month_year(anchor, short=True)]
     first, last = days[0], days[-1]
     if first.year != last.year:
         return [
-            f"{first.day} {first:%B %Y} – {last.day} {last:%B %Y}",
-            f"{first.day} {first:%b %Y} – {last.day} {last:%b %Y}",
-            f"{first.day}.{first.month}.{first:%y} – {last.day}.{last.month}.{last:%y}",
+            f"{text(first, 'd MMMM yyyy')} – {text(last, 'd MMMM yyyy')}",
+            f"{text(first, 'd MMM yyyy')} – {text(last, 'd MMM yyyy')}",
+            f"{text(first, 'd.M.yy')} – {text(last, 'd.M.yy')}",  # the last resort: numbers
         ]
+    # The last resort of a range within a year leaves the year out (the date button beside
+    # the title shows it): an agenda's four weeks did not fit a 1024 px window otherwise.
+    yearless = f"{text(first, 'd MMM')} – {text(last, 'd MMM')}"
     if first.month != last.month:
         return [
-            f"{first.day} {first:%B} – {last.day} {last:%B %Y}",
-            f"{first.day} {first:%b} – {last.day} {last:%b %Y}",
+            f"{text(first, 'd MMMM')} – {text(last, 'd MMMM yyyy')}",
+            f"{text(first, 'd MMM')} – {text(last, 'd MMM yyyy')}",
+            yearless,
         ]
-    return [f"{first.day} – {last.day} {last:%B %Y}", f"{first.day}–{last.day} {last:%b %Y}"]
+    return [
+        f"{first.day} – {text(last, 'd MMMM yyyy')}",
+        f"{first.day}–{text(last, 'd MMM yyyy')}",
+        yearless,
+    ]
 
 
 def action_button(
@@ -87,6 +97,10 @@ class TitleLabel(QLabel):
         self.setToolTip(self._forms[0] if form != self._forms[0] else "")
 
 
+PICKER_ROW_EXTRA = 4
+"""Pixels added to each row of the Ctrl+G date picker (its last row touched the frame)."""
+
+
 class JumpDateEdit(QDateEdit):
     """A date edit whose calendar popup is built when first opened (by mouse or keyboard),
     not with the page: the first paint does not need it."""
@@ -100,8 +114,13 @@ class JumpDateEdit(QDateEdit):
         if not self._popup_ready:
             self._popup_ready = True
             calendar = self.calendarWidget()  # built here, on first call
-            calendar.setFirstDayOfWeek(Qt.DayOfWeek.Monday)
+            calendar.setFirstDayOfWeek(QLocale().firstDayOfWeek())
             calendar.setGridVisible(False)
+            calendar.setAccessibleName("Choose a date (Enter jumps to it)")
+            # Qt sizes the popup so the six week rows plus the header just fit (rows of the
+            # font's height + 4 px; the last one touched the frame): room for 4 px more each.
+            hint = calendar.sizeHint()
+            calendar.setMinimumSize(hint.width() + 24, hint.height() + 7 * PICKER_ROW_EXTRA)
 
     def open_calendar(self) -> None:
         """Open the calendar popup from the keyboard. A date edit opens it only for a press on
@@ -153,6 +172,8 @@ class CalendarToolbar(QWidget):
         self.today_button = action_button(today, "todayButton")
         self.previous_button = action_button(previous, "navButton", text="‹")
         self.next_button = action_button(following, "navButton", text="›")
+        self.previous_button.setAccessibleName("Previous period")
+        self.next_button.setAccessibleName("Next period")
         self.title = TitleLabel()
         self.title.setObjectName("periodTitle")
         self.jump_edit = JumpDateEdit()

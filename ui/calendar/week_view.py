@@ -31,19 +31,21 @@ from app.calendar.grid import WeekGeometry
 from ui.calendar.chip_grid import ChipInteraction, DragState, paint_ghost
 from ui.calendar.drag import DropTarget
 from ui.calendar.entries import Entry
-from ui.calendar.month_view import WEEKDAY_NAMES
 from ui.calendar.style import (
     CHIP_LINE_HEIGHT,
-    DROP_TARGET,
-    NOW_LINE,
-    TODAY,
+    accent_color,
     bold,
     mix,
+    now_line_color,
+    on_accent_color,
     paint_chip,
+    paint_pill,
     resized_font,
     small_font,
     surface,
+    today_color,
 )
+from ui.locale_text import weekday_name
 
 DEFAULT_SCROLL_MINUTES = 8 * 60
 SNAP_STEP = 15
@@ -58,12 +60,30 @@ class _Block:
     rect: QRect  # in content coordinates (y = 0 at local midnight)
 
 
+@dataclass
+class _More:
+    """ "+N" where a cluster of posts at nearly the same time has more than fit side by side."""
+
+    day: date
+    entries: list[Entry]  # the whole cluster, for the list it opens
+    hidden: int
+    rect: QRect  # in content coordinates
+
+
+MIN_BLOCK_WIDTH = 46
+"""Narrower than this, a block shows neither time nor words: the rest of its cluster goes
+behind a "+N" that opens the list (13 posts in one hour were 3-pixel slivers)."""
+
+
 class WeekView(QAbstractScrollArea):
     postClicked = Signal(str)
+    postToggled = Signal(str)  # Ctrl+click
+    postExtended = Signal(str)  # Shift+click
     postActivated = Signal(str)
     dayClicked = Signal(object)
     dayActivated = Signal(object)
     moveRequested = Signal(str, object)  # post id, DropTarget (with minutes)
+    moreClicked = Signal(object, object, object)  # day, the cluster's entries, global QPoint
 
     HOUR_HEIGHT = 52
     HEADER_HEIGHT = 52
@@ -85,9 +105,11 @@ class WeekView(QAbstractScrollArea):
         self._today: date | None = None
         self._entries: list[Entry] = []
         self._blocks: list[_Block] = []
+        self._more: list[_More] = []
         self._layout_dirty = True
         self._selected: str | None = None
         self._busy: frozenset[str] = frozenset()
+        self._marked: frozenset[str] = frozenset()
         self._dragging: str | None = None
         self._drag: DragState | None = None
         self._drop_slot: DropTarget | None = None
@@ -99,6 +121,8 @@ class WeekView(QAbstractScrollArea):
         self._autoscroll_step = 0
         self.interaction = ChipInteraction(self, self.viewport(), self)
         self.interaction.postClicked.connect(self.postClicked)
+        self.interaction.postToggled.connect(self.postToggled)
+        self.interaction.postExtended.connect(self.postExtended)
         self.interaction.postActivated.connect(self.postActivated)
         self.interaction.dayClicked.connect(self.dayClicked)
         self.interaction.dayActivated.connect(self.dayActivated)
@@ -118,6 +142,12 @@ class WeekView(QAbstractScrollArea):
     def set_selected(self, post_id: str | None) -> None:
         if post_id != self._selected:
             self._selected = post_id
+            self.viewport().update()
+
+    def set_marked(self, post_ids: frozenset[str]) -> None:
+        """The posts of a multi-selection, drawn as selected."""
+        if post_ids != self._marked:
+            self._marked = post_ids
             self.viewport().update()
 
     def set_busy(self, post_ids: frozenset[str]) -> None:
@@ -158,7 +188,11 @@ class WeekView(QAbstractScrollArea):
         self.verticalScrollBar().setValue(max(top, 0))
 
     def scroll_to_first_post(self) -> None:
-        """The first post of the week in view, or working hours when the week is empty."""
+        """This week: the current time in view (an hour of what came before above it), as
+        calendars open; another week: its first post, or working hours when it is empty."""
+        if self._now is not None and self._now[0] in self._days and self._now[1] >= 60:
+            self.scroll_to_minutes(self._now[1] - 60)
+            return
         first = self.first_post_minutes()
         self.scroll_to_minutes(DEFAULT_SCROLL_MINUTES if first is None else first)
 
@@ -244,11 +278,14 @@ class WeekView(QAbstractScrollArea):
             return
         self._layout_dirty = False
         self._blocks = []
+        self._more = []
         for index, day in enumerate(self._days):
             left, right = self._column_bounds(index)
-            self._layout_day(self.entries_on(day), left + 2, right - 2)
+            self._layout_day(self.entries_on(day), left + 2, right - 2, day)
 
-    def _layout_day(self, entries: list[Entry], left: int, right: int) -> None:
+    def _layout_day(
+        self, entries: list[Entry], left: int, right: int, day: date | None = None
+    ) -> None:
         """Posts less than a line apart share the column side by side; the others take its
         whole width, and two lines of height where the next post leaves room."""
         clusters: list[list[tuple[Entry, int, int]]] = []  # entry, top, column
@@ -274,7 +311,19 @@ class WeekView(QAbstractScrollArea):
                 clusters[index + 1][0][1] if index + 1 < len(clusters) else self.content_height()
             )
             count = max(column for _e, _t, column in cluster) + 1
-            width = (right - left) / count
+            fit = max(1, (right - left) // MIN_BLOCK_WIDTH)
+            if count > fit and day is not None:
+                # The first fit-1 columns as blocks, the last place says "+N" (the rest).
+                shown = fit - 1
+                width = (right - left) / fit
+                hidden = [e for e, _t, column in cluster if column >= shown]
+                more_top = min(t for _e, t, column in cluster if column >= shown)
+                x = round(left + shown * width)
+                more = QRect(x, more_top, max(round(width) - 2, 8), self.BLOCK_HEIGHT)
+                self._more.append(_More(day, [e for e, _t, _c in cluster], len(hidden), more))
+                cluster = [item for item in cluster if item[2] < shown]
+            else:
+                width = (right - left) / count
             for position, (entry, top, column) in enumerate(cluster):
                 below = [t for _e, t, c in cluster[position + 1 :] if c == column]
                 room = min([limit, *below]) - top - 2
@@ -290,7 +339,7 @@ class WeekView(QAbstractScrollArea):
         palette = self.palette()
         base = surface(palette)
         text = palette.color(QPalette.ColorRole.Text)
-        muted = mix(base, text, 0.45)
+        muted = mix(base, text, 0.62)
         grid = mix(base, text, 0.10)
         half_grid = mix(base, text, 0.05)
         width = self.viewport().width()
@@ -316,7 +365,7 @@ class WeekView(QAbstractScrollArea):
             left, right = self._column_bounds(index)
             if day == self._today:
                 painter.fillRect(
-                    QRect(left, top, right - left, bottom - top), mix(base, QColor(TODAY), 0.05)
+                    QRect(left, top, right - left, bottom - top), mix(base, today_color(), 0.05)
                 )
             elif day.weekday() >= 5:
                 painter.fillRect(
@@ -359,17 +408,22 @@ class WeekView(QAbstractScrollArea):
                 block.entry,
                 self.palette(),
                 font,
-                selected=block.entry.id == self._selected,
+                selected=block.entry.id == self._selected or block.entry.id in self._marked,
                 dragging=block.entry.id == self._dragging,
                 busy=block.entry.id in self._busy,
             )
+        for more in self._more:
+            rect = more.rect.translated(0, offset)
+            if rect.bottom() < self.HEADER_HEIGHT or rect.top() > self.viewport().height():
+                continue
+            paint_pill(painter, QRectF(rect), f"+{more.hidden}", accent_color(), bold(font))
 
     def _paint_now_line(self, painter: QPainter) -> None:
         y = self.now_line_y()
         if y is None or self._now is None:
             return
         left, right = self._column_bounds(self._days.index(self._now[0]))
-        color = QColor(NOW_LINE)
+        color = now_line_color()
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setPen(QPen(color, 2))
@@ -386,7 +440,7 @@ class WeekView(QAbstractScrollArea):
         left, right = self._column_bounds(self._days.index(slot.day))
         y = self._viewport_y(slot.minutes * self.HOUR_HEIGHT / 60)
         rect = QRectF(left + 2, y, right - left - 6, self.BLOCK_HEIGHT)
-        color = QColor(DROP_TARGET)
+        color = accent_color()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         fill = QColor(color)
         fill.setAlphaF(0.12)
@@ -420,22 +474,22 @@ class WeekView(QAbstractScrollArea):
             left, right = self._column_bounds(index)
             is_today = day == self._today
             painter.setFont(small)
-            painter.setPen(QColor(TODAY) if is_today else muted)
+            painter.setPen(today_color() if is_today else muted)
             painter.drawText(
                 QRect(left, 6, right - left, 14),
                 Qt.AlignmentFlag.AlignCenter,
-                WEEKDAY_NAMES[day.weekday()].upper(),
+                weekday_name(day).upper(),
             )
             painter.setFont(number_font)
             circle = QRect((left + right) // 2 - 15, 20, 30, 28)
             if is_today:
                 painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
                 painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(QColor(TODAY))
+                painter.setBrush(today_color())
                 painter.drawRoundedRect(QRectF(circle), 14, 14)
                 painter.setBrush(Qt.BrushStyle.NoBrush)
                 painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-                painter.setPen(QColor("#ffffff"))
+                painter.setPen(on_accent_color())
             else:
                 painter.setPen(text)
             painter.drawText(circle, Qt.AlignmentFlag.AlignCenter, str(day.day))
@@ -456,10 +510,29 @@ class WeekView(QAbstractScrollArea):
         return post_id in self._busy
 
     def take_press(self, pos: QPoint) -> bool:
-        return False
+        more = self._more_at(pos)
+        if more is None:
+            return False
+        rect = more.rect.translated(0, self._viewport_y(0))
+        anchor = self.viewport().mapToGlobal(rect.bottomLeft() + QPoint(0, 2))
+        self.moreClicked.emit(more.day, more.entries, anchor)
+        return True
+
+    def _more_at(self, pos: QPoint) -> _More | None:
+        if pos.y() < self.HEADER_HEIGHT:
+            return None
+        self._ensure_layout()
+        content = QPoint(pos.x(), round(self._content_y(pos.y())))
+        return next((more for more in self._more if more.rect.contains(content)), None)
+
+    def more_rects(self) -> list[tuple[date, int, QRect]]:
+        """Each "+N": its day, how many it hides, where (viewport coordinates)."""
+        self._ensure_layout()
+        offset = self._viewport_y(0)
+        return [(m.day, m.hidden, m.rect.translated(0, offset)) for m in self._more]
 
     def hover(self, pos: QPoint | None) -> bool:
-        return False
+        return pos is not None and self._more_at(pos) is not None
 
     def drop_grid(self) -> _WeekDropGrid:
         return _WeekDropGrid(self.geometry_now(), self.HEADER_HEIGHT, self.verticalScrollBar())

@@ -10,6 +10,7 @@ id in the destination's `meta.audio.id` (`audio_meta()`).
 from __future__ import annotations
 
 import asyncio
+import html
 import time
 from collections.abc import Callable
 from typing import Any
@@ -95,7 +96,7 @@ class AudioPickerDialog(QDialog):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         who = self.account.label if hasattr(self.account, "label") else self.account.id
-        layout.addWidget(QLabel(f"Audio for the reel on <b>{who}</b>"))
+        layout.addWidget(QLabel(f"Audio for the reel on <b>{html.escape(str(who))}</b>"))
 
         self.unavailable_label = QLabel(self.unavailable or "")
         self.unavailable_label.setWordWrap(True)
@@ -128,6 +129,8 @@ class AudioPickerDialog(QDialog):
         status = QHBoxLayout()
         self.status_label = QLabel("")
         self.status_label.setObjectName("audioStatus")
+        # Titles come from the server: never read as rich text (an <img> in one drew a picture).
+        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
         self.status_label.setWordWrap(True)
         self.retry_button = QPushButton("Try again")
         self.retry_button.setVisible(False)

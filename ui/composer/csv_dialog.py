@@ -9,12 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QLabel,
     QPlainTextEdit,
     QProgressBar,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
 
 
 class ImportDialog(QDialog):
+    againAsDrafts = Signal()  # the user asks to import the rows that could not come as they are
+
     def __init__(self, path: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Import {path.name}")
@@ -41,8 +45,18 @@ class ImportDialog(QDialog):
         self.report = QPlainTextEdit()
         self.report.setReadOnly(True)
         self.report.setObjectName("importReport")
+        self.report.setAccessibleName("Import report")
+        self.status.setAccessibleName("Import status")
+        self.progress.setAccessibleName("Import progress")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
+        # An export's published / failed rows, and rows that cannot be scheduled as they are,
+        # come in as drafts only when asked (issue 15 §1).
+        self.as_drafts = QPushButton("Import those rows as drafts")
+        self.as_drafts.setAccessibleName("Import the skipped and unschedulable rows as drafts")
+        self.as_drafts.setVisible(False)
+        self.as_drafts.clicked.connect(self._again)
+        buttons.addButton(self.as_drafts, QDialogButtonBox.ButtonRole.ActionRole)
         layout = QVBoxLayout(self)
         layout.addWidget(self.status)
         layout.addWidget(self.progress)
@@ -64,13 +78,22 @@ class ImportDialog(QDialog):
             "Every row was sent." if report.all_sent else "Some rows need your attention:"
         )
         self.report.setPlainText("\n".join(report.summary_lines()))
+        self.as_drafts.setVisible(bool(report.skipped or report.errors))
+        self.as_drafts.setEnabled(True)
+
+    def _again(self) -> None:
+        self.as_drafts.setEnabled(False)
+        self.status.setText("Checking every row…")
+        self.againAsDrafts.emit()
 
     def show_failure(self, text: str) -> None:
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.status.setText(text)
 
-    async def run(self, service: OutboxService, local_tz: tzinfo) -> None:
+    async def run(
+        self, service: OutboxService, local_tz: tzinfo, *, as_drafts: bool = False
+    ) -> None:
         try:
             text = read_file(self.path)
         except (OSError, CsvFormatError, ValueError) as exc:
@@ -83,6 +106,7 @@ class ImportDialog(QDialog):
                 base_dir=self.path.resolve().parent,  # as `postdesk import` does: same row keys
                 local_tz=local_tz,
                 on_progress=self.on_progress,
+                others_as_drafts=as_drafts,
             )
         except ApiError as exc:
             self.show_failure(f"{exc.message} {exc.hint}".strip())

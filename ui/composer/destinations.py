@@ -94,6 +94,14 @@ class DestinationPicker(QWidget):
         head.addWidget(self.recent_button)
         self.list = TickList()
         self.list.setObjectName("destinationList")
+        self.list.setAccessibleName("Accounts to post to")
+        self.recent_button.setAccessibleName("Recent sets of accounts")
+        # Long account names are elided at the end: no horizontal scrollbar eating a row, and at
+        # least three whole rows in a 1024×640 window (it showed 2.5 rows and a scrollbar).
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setUniformItemSizes(True)
+        self.list.setMinimumHeight(3 * 26 + 6)
         self.list.itemChanged.connect(self._item_changed)
         self.empty = QLabel("No accounts yet. They appear after the first sync.")
         self.empty.setWordWrap(True)
@@ -174,11 +182,18 @@ class DestinationPicker(QWidget):
         menu = QMenu(self)
         by_id = {a.id: a for a in self._accounts}
         sets = self.recent_provider()
+        menu.setToolTipsVisible(True)
+        width = max(240, self.window().width() // 2)
         for ids in sets:
-            names = [by_id[i].label for i in ids if i in by_id]
+            # Network and handle: two accounts with one display name read apart.
+            names = [set_member_name(by_id[i]) for i in ids if i in by_id]
             if not names:
                 continue
-            action = menu.addAction(", ".join(names))
+            full = ", ".join(names)
+            # One line no wider than half the window: the menu fits beside the list.
+            shown = menu.fontMetrics().elidedText(full, Qt.TextElideMode.ElideRight, width)
+            action = menu.addAction(shown)
+            action.setToolTip(full)
             action.triggered.connect(lambda _=False, chosen=ids: self.apply_set(chosen))
         if menu.isEmpty():
             menu.addAction("No recent sets yet: they are remembered when you send.").setEnabled(
@@ -189,6 +204,12 @@ class DestinationPicker(QWidget):
     def apply_set(self, account_ids: list[str]) -> None:
         self.set_chosen(account_ids)
         self.chosenChanged.emit(self.chosen())
+
+
+def set_member_name(account: SocialAccountSummary) -> str:
+    """`X @northwindcoffee`: short, and distinct where display names are the same."""
+    handle = (account.username or "").lstrip("@")
+    return f"{network_name(account.platform)} @{handle}" if handle else account.label
 
 
 def _short_reason(account: SocialAccountSummary) -> str:

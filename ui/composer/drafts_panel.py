@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import tzinfo
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -16,6 +16,9 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -23,6 +26,21 @@ from PySide6.QtWidgets import (
 from app.store.local_store import Draft
 
 DRAFT_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class _RenameDelegate(QStyledItemDelegate):
+    """The rename field is as tall as a line edit needs (it was squeezed to ~10 px)."""
+
+    def updateEditorGeometry(
+        self,
+        editor: QWidget,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        super().updateEditorGeometry(editor, option, index)
+        rect = editor.geometry()
+        rect.setHeight(max(rect.height(), editor.sizeHint().height()))
+        editor.setGeometry(rect)
 
 
 def draft_label(draft: Draft, tz: tzinfo) -> str:
@@ -56,6 +74,12 @@ class DraftsPanel(QWidget):
         self.search.textChanged.connect(self.searchChanged.emit)
         self.list = QListWidget()
         self.list.setObjectName("draftsList")
+        self.list.setAccessibleName("Drafts on this computer")
+        self.list.setItemDelegate(_RenameDelegate(self.list))
+        self.search.setAccessibleName("Search drafts")
+        # Titles are elided in the narrow column rather than scrolled sideways.
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list.itemActivated.connect(self._activated)
         self.list.itemChanged.connect(self._renamed)
         self.list.currentItemChanged.connect(lambda *_: self._sync())
@@ -71,6 +95,14 @@ class DraftsPanel(QWidget):
         )
         self.delete_button = QPushButton("Delete")
         self.delete_button.clicked.connect(lambda: self._with_current(self.deleteRequested.emit))
+        for button, name in (
+            (self.new_button, "New draft"),
+            (self.open_button, "Open the selected draft"),
+            (self.rename_button, "Rename the selected draft"),
+            (self.duplicate_button, "Duplicate the selected draft"),
+            (self.delete_button, "Delete the selected draft"),
+        ):
+            button.setAccessibleName(name)
         for button in (
             self.new_button,
             self.open_button,
@@ -160,3 +192,14 @@ class DraftsPanel(QWidget):
             self.delete_button,
         ):
             button.setEnabled(has)
+
+
+def side_column(drafts: DraftsPanel, outbox: QWidget) -> QSplitter:
+    """The page's left column: the drafts over the outbox."""
+    column = QSplitter(Qt.Orientation.Vertical)
+    column.addWidget(drafts)
+    column.addWidget(outbox)
+    column.setSizes([420, 260])
+    column.setMinimumWidth(230)  # two buttons a row, whole labels
+    column.setMaximumWidth(320)
+    return column

@@ -27,23 +27,70 @@ from PySide6.QtWidgets import (
 )
 
 from app.compose.document import MediaAttachment
+from app.compose.media_probe import probe_video
 from ui.composer.field_errors import ErrorLabel
 
 THUMB = 72
 FILE_FILTER = "Pictures, videos and PDFs (*.png *.jpg *.jpeg *.gif *.webp *.mp4 *.mov *.pdf)"
 
 
+class MediaRefused(ValueError):
+    """A file that is not what its name says; `str()` names the file and the reason."""
+
+
+_IMAGE_MIME = {
+    b"jpeg": "image/jpeg",
+    b"jpg": "image/jpeg",
+    b"png": "image/png",
+    b"gif": "image/gif",
+    b"webp": "image/webp",
+}
+_VIDEO_MIMES = ("video/mp4", "video/quicktime")
+
+
 def probe_file(path: Path) -> MediaAttachment:
-    """What the checks need to know about a local file. Raises OSError if it is unreadable."""
+    """What the checks need to know about a local file, after decoding it: a picture must
+    decode, a video must have a readable MP4/QuickTime index (issue 15 §3: random bytes named
+    `.jpg` were accepted). Raises OSError if unreadable, MediaRefused if not what it claims."""
     size = path.stat().st_size
     mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     width = height = None
+    duration = None
     if mime.startswith("image/"):
-        reader = QImageReader(str(path))
-        dimensions = reader.size()
-        if dimensions.isValid():
-            width, height = dimensions.width(), dimensions.height()
-    return MediaAttachment(path=str(path), mime=mime, size=size, width=width, height=height)
+        width, height, mime = _decode_image(path, mime)
+    elif mime in _VIDEO_MIMES:
+        facts = probe_video(path)
+        if facts is None:
+            raise MediaRefused(
+                f"{path.name} could not be read as a video (no MP4/QuickTime index found); "
+                "export it again as MP4 (H.264) and attach the new file."
+            )
+        width, height, duration = facts.width, facts.height, facts.duration_s
+    return MediaAttachment(
+        path=str(path), mime=mime, size=size, width=width, height=height, duration_s=duration
+    )
+
+
+def _decode_image(path: Path, mime: str) -> tuple[int, int, str]:
+    reader = QImageReader(str(path))
+    reader.setDecideFormatFromContent(True)
+    found = bytes(reader.format().data()).lower()
+    dimensions = reader.size()
+    if not reader.canRead() or not dimensions.isValid():
+        raise MediaRefused(
+            f"{path.name} is not a picture Postdesk can read (it is named {mime} but its content "
+            "is not a JPEG, PNG, GIF or WebP image); open it in an image editor and save it "
+            "again."
+        )
+    # Decoding a small copy reads the whole file, so a cut-off download is caught too.
+    reader.setScaledSize(dimensions.scaled(QSize(THUMB, THUMB), Qt.AspectRatioMode.KeepAspectRatio))
+    if reader.read().isNull():
+        raise MediaRefused(
+            f"{path.name} could not be decoded ({reader.errorString()}); the file may be "
+            "damaged or cut off. Save or download it again."
+        )
+    # What the bytes are wins over the name (a PNG named .jpg is sent as a PNG).
+    return dimensions.width(), dimensions.height(), _IMAGE_MIME.get(found, mime)
 
 
 def thumbnail(item: MediaAttachment) -> QIcon:
@@ -85,6 +132,7 @@ class MediaStrip(QWidget):
         self.pick_files: Callable[[], list[str]] = self._ask_files
         self.list = QListWidget()
         self.list.setObjectName("mediaList")
+        self.list.setAccessibleName("Attached media")
         self.list.setViewMode(QListWidget.ViewMode.IconMode)
         self.list.setIconSize(QSize(THUMB, THUMB))
         self.list.setFlow(QListWidget.Flow.LeftToRight)
@@ -93,17 +141,22 @@ class MediaStrip(QWidget):
         self.list.setMovement(QListWidget.Movement.Static)
         self.list.currentRowChanged.connect(self._selected)
         self.add_button = QPushButton("Add media…")
+        self.add_button.setAccessibleName("Add media")
         self.add_button.clicked.connect(self._add_clicked)
         self.left = QPushButton("◀")
         self.left.setToolTip("Move earlier")
+        self.left.setAccessibleName("Move the selected file earlier")
         self.left.clicked.connect(lambda: self._move(-1))
         self.right = QPushButton("▶")
         self.right.setToolTip("Move later")
+        self.right.setAccessibleName("Move the selected file later")
         self.right.clicked.connect(lambda: self._move(1))
         self.remove_button = QPushButton("Remove")
+        self.remove_button.setAccessibleName("Remove the selected file")
         self.remove_button.clicked.connect(self._remove)
         self.alt = QLineEdit()
         self.alt.setPlaceholderText("Alt text: describe the picture for people who cannot see it")
+        self.alt.setAccessibleName("Alt text of the selected picture")
         self.alt.textEdited.connect(self._alt_edited)
         self.hint = QLabel("Drop pictures or videos here")
         self.hint.setStyleSheet("color: palette(mid);")
@@ -122,10 +175,15 @@ class MediaStrip(QWidget):
         layout.addWidget(self.list)
         layout.addWidget(self.alt)
         layout.addWidget(self.error)
+        # Shown once something is attached: an empty box took a third of a 640 px window.
+        self.list.setVisible(False)
+        self.alt.setVisible(False)
         self._sync_buttons()
 
     # -- content -------------------------------------------------------------------------------
     def set_items(self, items: list[MediaAttachment]) -> None:
+        if items == self._items and self.list.count() == len(items):
+            return  # a refresh after typing: rebuilding the thumbnails cost ~1 ms a strip
         self._items = list(items)
         row = self.list.currentRow()
         self.list.blockSignals(True)
@@ -138,6 +196,7 @@ class MediaStrip(QWidget):
         if self._items:
             self.list.setCurrentRow(min(max(row, 0), len(self._items) - 1))
         self.list.setVisible(bool(self._items))
+        self.alt.setVisible(bool(self._items))
         self._selected(self.list.currentRow())
 
     def items(self) -> list[MediaAttachment]:
@@ -153,6 +212,8 @@ class MediaStrip(QWidget):
                 added.append(probe_file(path))
             except OSError as exc:
                 problems.append(f"{path.name}: {exc.strerror or exc}")
+            except MediaRefused as exc:
+                problems.append(str(exc))
         self.error.show_messages(problems)
         if len(added) != len(self._items):
             self.set_items(added)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, tzinfo
 
-from PySide6.QtCore import QDateTime, Signal
+from PySide6.QtCore import QDate, QDateTime, QSize, Qt, QTime, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDateTimeEdit,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
+    QLayout,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -69,6 +71,19 @@ def zone_lines(
     return [f"{when} ({', '.join(sorted(set(names)))})" for when, names in by_zone.items()]
 
 
+NO_DATE = QDateTime(QDate(2000, 1, 1), QTime(0, 0))
+"""The field's lowest value, shown as "No date": an undated draft shows no date (issue 15 §1)."""
+NO_DATE_TEXT = "No date"
+
+
+class DateField(QDateTimeEdit):
+    """A date and time field that is one Tab stop: Tab leaves it instead of walking through its
+    day, month, year, hour and minute sections (the arrow keys and typing still reach them)."""
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        return QWidget.focusNextPrevChild(self, next)
+
+
 class ScheduleBar(QWidget):
     scheduleChanged = Signal(object, object)  # ScheduleMode, aware datetime | None
     sendClicked = Signal()
@@ -79,7 +94,11 @@ class ScheduleBar(QWidget):
         self.mode = QComboBox()
         for mode, text in MODES:
             self.mode.addItem(text, mode.value)
-        self.when = QDateTimeEdit()
+        self.mode.setAccessibleName("When to post")
+        self.when = DateField()
+        self.when.setAccessibleName("Date and time")
+        self.when.setMinimumDateTime(NO_DATE)
+        self.when.setSpecialValueText(NO_DATE_TEXT)
         self.when.setCalendarPopup(True)
         self.when.setDisplayFormat("ddd d MMM yyyy  HH:mm")
         self.when.setToolTip(f"In your time zone ({zone_name(local_tz)})")
@@ -90,22 +109,33 @@ class ScheduleBar(QWidget):
         self.blocker = QLabel()
         self.blocker.setObjectName("sendBlocker")
         self.blocker.setWordWrap(True)
-        self.blocker.setStyleSheet("color: #9a3412;")
+        self.blocker.setProperty("tone", "warning")  # coloured by the theme (style.qss)
         # Its line is kept when empty: the send button must not jump as the form becomes valid.
         self.blocker.setMinimumHeight(self.blocker.fontMetrics().lineSpacing())
         self.send = QPushButton(BUTTON_TEXT[ScheduleMode.DRAFT])
         self.send.setObjectName("sendButton")
+        self.send.setAccessibleName("Send")
+        self.zones.setAccessibleName("The time in the accounts' time zones")
+        self.blocker.setAccessibleName("Why sending is blocked")
         self.send.setDefault(True)
         self.send.setMinimumWidth(140)
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.mode)
-        row.addWidget(self.when)
-        row.addStretch(1)
-        row.addWidget(self.send)
+        # Whole texts at any width: the mode and date never shrink below their text, and the
+        # button moves under them when the column is narrow (at 1024×640 with the preview
+        # shown it read "Save as draf" and the date "Wed 25 Nov 2").
+        for field in (self.mode, self.when):
+            field.setMinimumWidth(field.sizeHint().width())
+        self.row = QGridLayout()
+        self.row.setContentsMargins(0, 0, 0, 0)
+        self.row.addWidget(self.mode, 0, 0)
+        self.row.addWidget(self.when, 0, 1)
+        self.row.setColumnStretch(2, 1)
+        self._shape = "one row"
+        self.row.addWidget(self.send, 0, 3)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
-        layout.addLayout(row)
+        # The minimum is `minimumSizeHint` (two rows), not the one-row layout's.
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
+        layout.addLayout(self.row)
         layout.addWidget(self.zones)
         layout.addWidget(self.error)
         layout.addWidget(self.blocker)
@@ -116,6 +146,49 @@ class ScheduleBar(QWidget):
         self.when.dateTimeChanged.connect(self._changed)
         self.send.clicked.connect(self.sendClicked.emit)
         self._sync()
+
+    def _widths(self) -> tuple[int, int, int, int]:
+        send = max(self.send.minimumWidth(), self.send.sizeHint().width())
+        spacing = max(0, self.row.horizontalSpacing())
+        return self.mode.minimumWidth(), self.when.minimumWidth(), send, spacing
+
+    def one_row_width(self) -> int:
+        mode, when, send, spacing = self._widths()
+        return mode + when + send + 2 * spacing
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        mode, when, _send, spacing = self._widths()
+        width = event.size().width()
+        if width >= self.one_row_width():
+            shape = "one row"
+        elif width >= mode + when + spacing:
+            shape = "button below"
+        else:
+            shape = "stacked"
+        if shape == self._shape:
+            return
+        self._shape = shape
+        for widget in (self.mode, self.when, self.send):
+            self.row.removeWidget(widget)
+        right = Qt.AlignmentFlag.AlignRight
+        if shape == "one row":
+            self.row.addWidget(self.mode, 0, 0)
+            self.row.addWidget(self.when, 0, 1)
+            self.row.addWidget(self.send, 0, 3)
+        elif shape == "button below":
+            self.row.addWidget(self.mode, 0, 0)
+            self.row.addWidget(self.when, 0, 1)
+            self.row.addWidget(self.send, 1, 0, 1, 4, right)
+        else:
+            self.row.addWidget(self.mode, 0, 0, 1, 4, Qt.AlignmentFlag.AlignLeft)
+            self.row.addWidget(self.when, 1, 0)
+            self.row.addWidget(self.send, 1, 3)
+
+    def minimumSizeHint(self) -> QSize:
+        # The stacked form: the mode alone, then the date and the button side by side.
+        mode, when, send, spacing = self._widths()
+        return QSize(max(mode, when + send + spacing), super().minimumSizeHint().height())
 
     # -- values --------------------------------------------------------------------------------
     def current_mode(self) -> ScheduleMode:
@@ -130,11 +203,27 @@ class ScheduleBar(QWidget):
             return None
         if mode is ScheduleMode.DRAFT and not self._dated_draft:
             return None
+        if self.when.dateTime() == NO_DATE:
+            return None
         naive = self.when.dateTime().toPython()
         assert isinstance(naive, datetime)
         return naive.replace(second=0, microsecond=0, tzinfo=self.local_tz)
 
     _dated_draft = False
+    _previous_mode = ScheduleMode.DRAFT
+
+    def _show_undated(self) -> None:
+        self.when.blockSignals(True)
+        self.when.setDateTime(NO_DATE)
+        self.when.blockSignals(False)
+
+    def _show_next_hour(self) -> None:
+        start = (datetime.now(self.local_tz) + timedelta(hours=1)).replace(
+            minute=0, second=0, microsecond=0
+        )
+        self.when.blockSignals(True)
+        self.when.setDateTime(qt_datetime(start.replace(tzinfo=None)))
+        self.when.blockSignals(False)
 
     def show_schedule(self, mode: ScheduleMode, at: datetime | None, *, editing: bool) -> None:
         """Show a document's schedule without reporting a change."""
@@ -146,11 +235,11 @@ class ScheduleBar(QWidget):
         self._dated_draft = mode is ScheduleMode.DRAFT and at is not None
         if at is not None:
             self.when.setDateTime(qt_datetime(to_local_naive(at, self.local_tz)))
+        elif mode is ScheduleMode.DRAFT:
+            self._show_undated()
         else:
-            start = (datetime.now(self.local_tz) + timedelta(hours=1)).replace(
-                minute=0, second=0, microsecond=0
-            )
-            self.when.setDateTime(qt_datetime(start.replace(tzinfo=None)))
+            self._show_next_hour()
+        self._previous_mode = mode
         self.when.blockSignals(False)
         self.mode.blockSignals(False)
         self.blockSignals(False)
@@ -163,8 +252,22 @@ class ScheduleBar(QWidget):
         self.mode.setCurrentIndex(max(0, self.mode.findData(mode.value)))
 
     def _changed(self) -> None:
-        if self.sender() is self.when and self.current_mode() is ScheduleMode.DRAFT:
-            self._dated_draft = True
+        mode = self.current_mode()
+        if self.sender() is self.when:
+            if mode is ScheduleMode.DRAFT:
+                self._dated_draft = self.when.dateTime() != NO_DATE
+        elif mode is not self._previous_mode:
+            if mode is ScheduleMode.DRAFT:
+                # The draft keeps the date the field shows (chosen under "Schedule at…");
+                # coming from a mode without a date, the field visibly says "No date".
+                self._dated_draft = self._previous_mode is ScheduleMode.AT and (
+                    self.when.dateTime() != NO_DATE
+                )
+                if not self._dated_draft:
+                    self._show_undated()
+            elif mode is ScheduleMode.AT and self.when.dateTime() == NO_DATE:
+                self._show_next_hour()
+        self._previous_mode = mode
         self._sync()
         self.scheduleChanged.emit(self.current_mode(), self.moment())
 

@@ -1,7 +1,9 @@
 """Sending a composed post: media uploaded first (with progress), then the batch is queued in the
-workspace's outbox, which the workspace session sends (exactly once, queued while offline, also
-while no page is shown); an edit goes through `PUT /posts/{id}` with a read-back, under the
-session's single-write gate, and its answer reaches the cache through the session.
+workspace's outbox (the local file, kept across restarts), which the session's outbox service
+sends also while no page is shown: at most one request per entry in flight, and after an unknown
+outcome the post list is checked before anything is sent again. An edit goes through
+`PUT /posts/{id}` with a read-back, under the session's single-write gate, and its answer reaches
+the cache through the session.
 
 This controller only enqueues and listens: it owns no loop and no task. A refusal's field
 errors are read from the outbox entry, which keeps them (across a restart too).
@@ -27,6 +29,7 @@ from app.compose.batch import (
 )
 from app.compose.checks import GENERAL, map_field_errors, map_validation_error
 from app.compose.document import ComposerDocument, MediaAttachment
+from app.compose.uploads import upload_failure
 from app.models.posts import Post
 from app.models.requests import PostUpdate
 from app.sync.outbox import OutboxEntry, OutboxState
@@ -176,7 +179,10 @@ class SendController(QObject):
     async def _upload(self, path: str | None, mime: str) -> str:
         if not path:
             raise ApiError("An attachment has no file.", hint="Remove it and attach it again.")
-        return await self.session.client.uploads.upload(Path(path), mime or None)
+        try:
+            return await self.session.client.uploads.upload(Path(path), mime or None)
+        except ApiError as exc:
+            raise upload_failure(exc) from exc
 
     # -- editing -------------------------------------------------------------------------------
     async def save_edit(

@@ -9,6 +9,7 @@ import importlib.util
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -174,6 +175,11 @@ class SettingsForm(QWidget):
         layout.addWidget(error)
         if help_text:
             widget.setToolTip(help_text)
+        # Screen readers read the row's label for the field and the controls inside it.
+        name = label.removesuffix(" *")
+        for control in (widget, *widget.findChildren(QWidget)):
+            if not control.accessibleName():
+                control.setAccessibleName(name)
         form.addRow(label, box)
         self.widgets[path] = widget
         self.errors.register(self.prefix + path, widget, error)
@@ -226,6 +232,8 @@ class SettingsForm(QWidget):
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
         chosen = QLabel(_audio_text(value))
+        # The track's title is the server's text: plain, never rich text.
+        chosen.setTextFormat(Qt.TextFormat.PlainText)
         button = QPushButton("Choose audio…")
         clear = QPushButton("No audio")
         clear.setEnabled(bool(value))

@@ -18,6 +18,9 @@ from app.compose.document import (
     Schedule,
     ScheduleMode,
 )
+from app.compose.preview import split_into_thread
+from app.models.accounts import SocialAccountSummary
+from app.models.posts import Post
 
 
 class ComposerState(QObject):
@@ -35,12 +38,22 @@ class ComposerState(QObject):
         """The local draft holding this document, once it was first saved."""
         self.revision = 0
         """The draft revision this editor last loaded or saved (compare-and-set base)."""
+        self.original: Post | None = None
+        """The server's version of the post this document edits, when it is known."""
+        self.typing = False
+        """True while `changed` reports a keystroke in a text (listeners may coalesce those)."""
 
     # -- whole document ------------------------------------------------------------------------
     def replace(
-        self, doc: ComposerDocument, *, draft_id: str | None = None, revision: int = 0
+        self,
+        doc: ComposerDocument,
+        *,
+        draft_id: str | None = None,
+        revision: int = 0,
+        original: Post | None = None,
     ) -> None:
         self.doc = doc
+        self.original = original
         self.draft_id = draft_id
         self.revision = revision
         self.destinationsChanged.emit()
@@ -51,6 +64,13 @@ class ComposerState(QObject):
             self.destinationsChanged.emit()
         self.changed.emit()
 
+    def _typed(self) -> None:
+        self.typing = True
+        try:
+            self.changed.emit()
+        finally:
+            self.typing = False
+
     # -- text ----------------------------------------------------------------------------------
     def set_title(self, title: str) -> None:
         if title != self.doc.title:
@@ -60,13 +80,25 @@ class ComposerState(QObject):
     def set_content(self, text: str) -> None:
         if text != self.doc.content:
             self.doc.content = text
-            self._edited()
+            self._typed()
 
     def set_destination_content(self, index: int, text: str | None) -> None:
         dest = self.doc.destinations[index]
         if dest.content != text:
+            overriding = (dest.content is None) != (text is None)
             dest.content = text
-            self._edited()
+            if overriding:
+                self._edited()  # own text switched on or off: a click, shown at once
+            else:
+                self._typed()
+
+    def split_into_thread(self, index: int, account: SocialAccountSummary | None) -> bool:
+        """Move the text past the limit into this destination's thread replies (user's ask)."""
+        moved = split_into_thread(self.doc, index, account)
+        if moved:
+            # Structure: the settings form rebuilds its thread-replies editor from the document.
+            self._edited(structure=True)
+        return moved
 
     # -- destinations --------------------------------------------------------------------------
     def set_destinations(self, chosen: list[tuple[str, str]]) -> None:

@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.composer.spelling import attach_writing_tools
+
 
 def _replies(value: Any) -> list[dict[str, Any]]:
     if not isinstance(value, list):
@@ -48,18 +50,25 @@ class ReplyRow(QFrame):
         self.title = QLabel(f"Reply {number}")
         self.text = QPlainTextEdit(reply["text"])
         self.text.setPlaceholderText("Text of this reply")
+        self.text.setAccessibleName(f"Text of reply {number}")
+        self.text.setTabChangesFocus(True)  # Tab leaves, as in every form field
         self.text.setFixedHeight(60)
+        attach_writing_tools(self.text)
         self.up = QToolButton()
         self.up.setText("↑")
         self.up.setToolTip("Move this reply up")
+        self.up.setAccessibleName(f"Move reply {number} up")
         self.down = QToolButton()
         self.down.setText("↓")
         self.down.setToolTip("Move this reply down")
+        self.down.setAccessibleName(f"Move reply {number} down")
         self.remove = QToolButton()
         self.remove.setText("✕")
         self.remove.setToolTip("Remove this reply")
+        self.remove.setAccessibleName(f"Remove reply {number}")
         self.attach = QPushButton("Attach…")
         self.attach.setToolTip("Add a picture or video to this reply")
+        self.attach.setAccessibleName(f"Attach a file to reply {number}")
         names = [Path(str(m.get("path") or m.get("url") or "file")).name for m in reply["media"]]
         self.media_label = QLabel(", ".join(names) if names else "No media")
         head = QHBoxLayout()
@@ -88,6 +97,7 @@ class ThreadRepliesEditor(QWidget):
         self._rows_box = QVBoxLayout()
         self._rows_box.setContentsMargins(0, 0, 0, 0)
         self.add_button = QPushButton("Add reply")
+        self.add_button.setAccessibleName("Add a thread reply")
         self.add_button.clicked.connect(self.add_reply)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

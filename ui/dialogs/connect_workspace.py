@@ -25,12 +25,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.workspaces.plain_http import clear_text_warning, sends_key_in_clear
 from app.workspaces.profiles import normalize_base_url
 
 HOSTED_HINT = (
     "Hosted service: its address ending in /api. Self-hosted: your instance's address followed "
     "by /api."
 )
+CONNECT_UNENCRYPTED = "Connect unencrypted"
 KEY_HINT = (
     "Create a key in the web app under Settings → API Keys. Keys work only for workspace admins, "
     "and each key belongs to one workspace."
@@ -74,6 +76,16 @@ class ConnectWorkspaceDialog(QDialog):
         self.tz_combo.setEditable(True)
         self.tz_combo.addItems(["UTC", *sorted(available_timezones() - {"UTC"})])
         self.tz_combo.setCurrentText("UTC")
+        for field, name in (
+            (self.name_edit, "Workspace name"),
+            (self.url_edit, "Base URL"),
+            (self.key_edit, "API key"),
+            (self.tz_combo, "Server time zone"),
+        ):
+            field.setAccessibleName(name)
+        line = self.tz_combo.lineEdit()
+        if line is not None:  # the editable combo's own field is a control of its own to AT
+            line.setAccessibleName("Server time zone")
         self.error_label = QLabel()
         self.error_label.setObjectName("formError")
         self.error_label.setWordWrap(True)
@@ -84,11 +96,23 @@ class ConnectWorkspaceDialog(QDialog):
         self.intro_label = QLabel()
         self.intro_label.setWordWrap(True)
         self.intro_label.hide()
+        # An http:// address off this computer sends the key in clear: said while typing, and
+        # the first "Test and connect" only asks (issue 19 §4).
+        self.clear_text_label = QLabel()
+        self.clear_text_label.setObjectName("clearTextWarning")
+        self.clear_text_label.setAccessibleName("Unencrypted address warning")
+        self.clear_text_label.setWordWrap(True)
+        self.clear_text_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.clear_text_label.setStyleSheet("color: #b54708;")
+        self.clear_text_label.hide()
+        self._clear_text_accepted: str | None = None
+        self.url_edit.textChanged.connect(self._url_changed)
 
         form = QFormLayout()
         form.addRow("Name", self.name_edit)
         form.addRow("Base URL", self.url_edit)
         form.addRow("", _hint(HOSTED_HINT))
+        form.addRow("", self.clear_text_label)
         form.addRow("API key", self.key_edit)
         form.addRow("", _hint(KEY_HINT))
         form.addRow("Server time zone", self.tz_combo)
@@ -150,6 +174,14 @@ class ConnectWorkspaceDialog(QDialog):
             return
         if self.testing:
             return
+        if sends_key_in_clear(form.base_url) and self._clear_text_accepted != form.base_url:
+            self._clear_text_accepted = form.base_url  # asked once: the next press connects
+            self._url_changed(self.url_edit.text())
+            self.clear_text_label.setText(
+                clear_text_warning(form.base_url) + " Press “Connect unencrypted” to go on."
+            )
+            self.connect_button.setText(CONNECT_UNENCRYPTED)
+            return
         self._set_busy(True)
         self._task = asyncio.ensure_future(self._check(form))
 
@@ -168,6 +200,18 @@ class ConnectWorkspaceDialog(QDialog):
         self._task = None
         self.accept()
         self.connected.emit(form)
+
+    def _url_changed(self, text: str) -> None:
+        try:
+            url = normalize_base_url(text)
+        except ValueError:
+            url = text
+        warning = clear_text_warning(url)
+        self.clear_text_label.setText(warning)
+        self.clear_text_label.setVisible(bool(warning))
+        if url != self._clear_text_accepted and not self.testing:
+            self._clear_text_accepted = None
+            self.connect_button.setText("Test and connect")
 
     def _set_busy(self, busy: bool) -> None:
         self.connect_button.setEnabled(not busy)

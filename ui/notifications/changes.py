@@ -11,8 +11,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from app.content.long_text import preview
+
 POST_ATTENTION = frozenset({"failed", "partially_published"})
 WEBHOOK_ATTENTION = frozenset({"paused"})
+SUBJECT_CHARS = 200
+"""What an alert keeps of a post's first line or a webhook's endpoint: the server's text is not
+bounded, and the alert is laid out in the Needs attention list and sent to the desktop."""
+
+
+def bounded_subject(text: str) -> str:
+    part = preview(text, SUBJECT_CHARS)
+    return f"{part.shown.rstrip()}…" if part.truncated else part.shown
 
 
 @dataclass(frozen=True)
@@ -60,7 +70,9 @@ class ChangeWatcher:
         Items not given are not judged: pass the whole set each time."""
         watched = POST_ATTENTION if kind == "post" else WEBHOOK_ATTENTION
         current = {
-            (kind, item.id, item.status): Alert(kind, item.id, item.status, item.subject)
+            (kind, item.id, item.status): Alert(
+                kind, item.id, item.status, bounded_subject(item.subject)
+            )
             for item in items
             if item.status in watched
         }

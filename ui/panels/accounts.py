@@ -12,7 +12,6 @@ import contextlib
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.domain.enums import AccountStatus, known
+from ui import theme
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage
 from ui.widgets.once_button import OncePushButton
@@ -109,8 +109,8 @@ class AccountsModel(HeaderedTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and column in (3, 5):
             status = known(AccountStatus, account.status)
             if column == 5:
-                return QColor("#92400e")
-            return QColor("#1e7a3c" if status is AccountStatus.CONNECTED else "#b42318")
+                return theme.readable("#92400e")
+            return theme.readable("#1e7a3c" if status is AccountStatus.CONNECTED else "#b42318")
         return None
 
     def _display(self, account: SocialAccountSummary, column: int) -> str:
@@ -151,6 +151,7 @@ class AccountsPanel(PanelPage):
         top.addWidget(self.refresh_button)
         self.model = AccountsModel()
         self.table = QTableView()
+        self.table.setAccessibleName("Social accounts")
         self.table.setModel(self.model)
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
@@ -167,7 +168,7 @@ class AccountsPanel(PanelPage):
             "the web app. Turning an account off keeps it connected but out of publishing."
         )
         note.setWordWrap(True)
-        note.setStyleSheet("color: #4b5563;")
+        note.setProperty("tone", "muted")  # coloured by the theme (style.qss)
         layout = QVBoxLayout(self.content)
         layout.addLayout(top)
         layout.addWidget(self.table, 1)

@@ -58,7 +58,7 @@ class PanelPage(QWidget):
         self.explanation.setWordWrap(True)
         self.explanation.setTextFormat(Qt.TextFormat.PlainText)
         self.explanation.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.explanation.setStyleSheet("color: #374151; font-size: 14px; padding: 24px;")
+        self.explanation.setStyleSheet("font-size: 14px; padding: 24px;")
         self.stack = QStackedWidget()
         self.stack.addWidget(self.content)
         self.stack.addWidget(self.explanation)

@@ -26,6 +26,7 @@ from app.models.requests import LabelInput
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage, submit
 from ui.panels.webhooks.dialogs import error_label, show_error
+from ui.widgets.long_text_view import short_text
 
 NAME_MAX = 255
 HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
@@ -61,10 +62,13 @@ class LabelForm(QDialog):
         self.setWindowTitle("Edit label" if label else "New label")
         self.setMinimumWidth(380)
         self.name_edit = QLineEdit(label.name if label else "")
+        self.name_edit.setAccessibleName("Label name")
         self.name_error = error_label()
         self.colour_edit = QLineEdit(label.color if label and label.color else DEFAULT_COLOUR)
         self.colour_edit.setMaxLength(7)
+        self.colour_edit.setAccessibleName("Colour, as #RRGGBB")
         self.pick_button = QPushButton("Pick…")
+        self.pick_button.setAccessibleName("Pick a colour")
         self.pick_button.clicked.connect(self.open_picker)
         self.preview = QLabel()
         self.preview.setFixedSize(24, 24)
@@ -148,6 +152,7 @@ class LabelsPage(PanelPage):
         for button in (self.new_button, self.edit_button, self.delete_button):
             top.addWidget(button)
         self.list = QListWidget()
+        self.list.setAccessibleName("Labels")
         self.list.itemSelectionChanged.connect(self._update_buttons)
         self.list.itemDoubleClicked.connect(lambda _item: self.open_edit())
         self.summary = QLabel("")
@@ -192,9 +197,11 @@ class LabelsPage(PanelPage):
         self.labels = labels
         self.list.clear()
         for label in labels:
-            item = QListWidgetItem(
-                swatch(label.color), f"{label.shown_name}    {label.color or ''}"
-            )
+            name = short_text(label.shown_name)
+            item = QListWidgetItem(swatch(label.color), f"{name}    {label.color or ''}")
+            # The swatch is a picture: a screen reader gets the colour in words.
+            colour = f"colour {label.color}" if label.color else "no colour"
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{name}, {colour}")
             item.setData(Qt.ItemDataRole.UserRole, label.id)
             self.list.addItem(item)
             if selected is not None and label.id == selected.id:

@@ -12,7 +12,6 @@ from PySide6.QtCore import (
     QSettings,
     Qt,
 )
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 from app.api.errors import ApiError, NotFound, PermissionDenied
 from app.domain.enums import RepurposeItemStatus, RepurposeReason, known
 from app.models.repurposes import Repurpose, RepurposeItem
+from ui import theme
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage
 from ui.panels.webhooks.format import when
@@ -113,7 +113,7 @@ class ItemsModel(HeaderedTableModel):
             return replicas_text(item)
         if role == Qt.ItemDataRole.ForegroundRole and column == 1:
             status = known(RepurposeItemStatus, item.status)
-            return QColor(STATUS_COLOUR.get(status, "#374151")) if status else QColor("#6b21a8")
+            return theme.readable(STATUS_COLOUR.get(status, "#374151") if status else "#6b21a8")
         return None
 
 
@@ -132,9 +132,11 @@ class RepurposesPage(PanelPage):
         title = QLabel("Repurposes")
         title.setObjectName("panelTitle")
         self.picker = QComboBox()
+        self.picker.setAccessibleName("Repurpose")
         self.picker.currentIndexChanged.connect(self._picked)
         self.id_edit = QLineEdit()
         self.id_edit.setPlaceholderText("Repurpose id (from the web app)")
+        self.id_edit.setAccessibleName("Repurpose id")
         self.id_button = QPushButton("Show items")
         self.id_button.clicked.connect(self._id_entered)
         self.id_edit.returnPressed.connect(self._id_entered)
@@ -148,9 +150,10 @@ class RepurposesPage(PanelPage):
         top.addWidget(self.refresh_button)
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color: #4b5563;")
+        self.note.setProperty("tone", "muted")  # coloured by the theme (style.qss)
         self.model = ItemsModel()
         self.table = QTableView()
+        self.table.setAccessibleName("Repurposed videos")
         self.table.setModel(self.model)
         self.table.verticalHeader().hide()
         self.table.setWordWrap(True)
@@ -159,6 +162,7 @@ class RepurposesPage(PanelPage):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.more_button = QPushButton("Load older items")
+        self.more_button.setAccessibleName("Load older repurposed videos")
         self.more_button.clicked.connect(self.load_more)
         self.more_button.hide()
         layout = QVBoxLayout(self.content)

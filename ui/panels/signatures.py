@@ -4,6 +4,7 @@ create, edit, delete, and a preview of how the text reads under a post."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -27,6 +28,7 @@ from app.models.requests import SignatureInput
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage, submit
 from ui.panels.webhooks.dialogs import error_label, show_error
+from ui.widgets.long_text_view import LongTextView, short_text
 
 NEW = "new"
 SAMPLE_POST = "Fresh roast of the week is in — come by for a taste."
@@ -46,11 +48,16 @@ class SignatureForm(QDialog):
         self.setWindowTitle("Edit signature" if signature else "New signature")
         self.setMinimumSize(460, 360)
         self.name_edit = QLineEdit(signature.name if signature else "")
+        self.name_edit.setAccessibleName("Signature name")
         self.name_error = error_label()
-        self.content_edit = QPlainTextEdit(signature.content if signature else "")
+        self.content_edit = QPlainTextEdit()
+        # Wrapped at words only: a long line without spaces from the server would otherwise
+        # take quadratic time to lay out (see ui/widgets/long_text_view.py).
+        self.content_edit.setWordWrapMode(QTextOption.WrapMode.WordWrap)
+        self.content_edit.setPlainText(signature.content if signature else "")
+        self.content_edit.setAccessibleName("Signature text")
         self.content_error = error_label()
-        self.preview = QPlainTextEdit()
-        self.preview.setReadOnly(True)
+        self.preview = LongTextView("Preview under a post")
         self.content_edit.textChanged.connect(self._update_preview)
         self.form_error = error_label()
         self.buttons = QDialogButtonBox(
@@ -124,14 +131,16 @@ class SignaturesPage(PanelPage):
         self.list = QListWidget()
         self.list.itemSelectionChanged.connect(self._selection_changed)
         self.list.itemDoubleClicked.connect(lambda _item: self.open_edit())
-        self.preview = QPlainTextEdit()
-        self.preview.setReadOnly(True)
+        self.list.setAccessibleName("Signatures")
+        self.preview = LongTextView("Signature preview under a post")
         self.preview.setPlaceholderText("Select a signature to preview it under a post.")
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.list)
         splitter.addWidget(self.preview)
         self.prev_button = QPushButton("‹ Newer")
+        self.prev_button.setAccessibleName("Newer signatures")
         self.next_button = QPushButton("Older ›")
+        self.next_button.setAccessibleName("Older signatures")
         self.page_label = QLabel()
         self.prev_button.clicked.connect(lambda: self.go_to(self.page_number - 1))
         self.next_button.clicked.connect(lambda: self.go_to(self.page_number + 1))
@@ -187,7 +196,7 @@ class SignaturesPage(PanelPage):
         self.current = page
         self.list.clear()
         for signature in page.data:
-            item = QListWidgetItem(signature.name)
+            item = QListWidgetItem(short_text(signature.name))
             item.setData(Qt.ItemDataRole.UserRole, signature.id)
             item.setToolTip(signature.content[:300])
             self.list.addItem(item)

@@ -6,7 +6,8 @@ module's whole source file (`inspect.getsource` in `shibokensupport.feature`) to
 mentions "PySide6", so that it knows which modules may switch on `from __feature__ import
 snake_case, true_property`. Postdesk uses neither switch (`tests/ui/shell/test_feature_scan.py`
 holds that), yet the reading cost ~11 ms before the first paint (115 files) and ~18 ms by the
-time the app was up, and every page's modules paid it again when first opened.
+time the app was up, and every page's modules paid it again when first opened. Measured again
+for issue 18 (407 calls before the paint, 54-216 ms at load 5): `docs/notes/speed_tricks.md`.
 
 `skip_feature_scan` makes the scan answer "uses PySide6" for every module without reading it.
 That is the answer a module importing PySide6 gets anyway, and for a program without feature

@@ -8,6 +8,7 @@ import functools
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from ui.locale_text import date_time
 from ui.sections import SECTIONS
 from ui.shell.keys import key_text
 from ui.shell.palette import PaletteEntry
@@ -49,7 +50,7 @@ def palette_entries(registry: ActionRegistry, pages: PageWiring) -> list[Palette
     cards = [*cache.cards_between(now - span, now + span), *cache.unscheduled_cards()]
     for card in cards:
         when = card.scheduled_at
-        shown = when.astimezone().strftime("%d %b %Y %H:%M") if when else "no date"
+        shown = date_time(when.astimezone()) if when else "no date"
         entries.append(
             PaletteEntry(
                 "Post",

@@ -85,7 +85,7 @@ class FirstFrame:
         return self.opening
 
     def _show_cache(self, profile: Profile, cache: WorkspaceCache) -> WorkspaceCache | None:
-        self.window.set_workspace_name(profile.name)
+        self.window.set_workspace_name(profile.name, profile.base_url)
         try:
             self.window.show_saved_sync(cache.last_sync_at(), cache.last_full_sync_at())
             self.calendar.set_source(cache)

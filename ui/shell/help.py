@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QLabel,
+    QMessageBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -64,11 +66,54 @@ class AboutDialog(QDialog):
         )
         self.text.setTextFormat(Qt.TextFormat.RichText)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text.setAccessibleName("About Postdesk")
+        self.licences = QLabel(licences_html())
+        self.licences.setTextFormat(Qt.TextFormat.RichText)
+        self.licences.setWordWrap(True)
+        self.licences.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.licences.setAccessibleName("Licences of the parts Postdesk is built on")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.about_qt = buttons.addButton("About Qt", QDialogButtonBox.ButtonRole.HelpRole)
+        self.about_qt.setAccessibleName("About Qt")
+        self.about_qt.clicked.connect(lambda: QMessageBox.aboutQt(self, "About Qt"))
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.text)
+        layout.addWidget(self.licences)
         layout.addWidget(buttons)
+
+
+def licences() -> list[tuple[str, str, str]]:
+    """(name, version, licence) of each package Postdesk runs on, as the packages declare them."""
+    found: list[tuple[str, str, str]] = []
+    for requirement in metadata.requires("postdesk") or []:
+        if "extra ==" in requirement:
+            continue
+        name = re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0]
+        try:
+            meta = metadata.metadata(name)
+        except metadata.PackageNotFoundError:
+            continue
+        declared = meta.get_all("License-Expression") or meta.get_all("License") or []
+        licence = str(declared[0]) if declared else "see the package"
+        found.append((name, meta["Version"], licence.splitlines()[0][:60]))
+    return found
+
+
+def licences_html() -> str:
+    try:
+        rows = licences()
+    except metadata.PackageNotFoundError:  # a source tree that was never installed
+        rows = []
+    listed = "".join(
+        f"<li>{_escape(name)} {_escape(version)}: {_escape(licence)}</li>"
+        for name, version, licence in rows
+    )
+    return (
+        "Built with Qt 6 through PySide6, used under the GNU LGPL v3 (Qt's and PySide6's source: "
+        "qt.io and pypi.org/project/PySide6; you may replace them with your own build)."
+        f"<ul>{listed}</ul>"
+    )
 
 
 def _escape(text: str) -> str:

@@ -13,15 +13,14 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QWidget
 
 from ui.action_spec import ActionSpec
+from ui.shell.page_contract import as_page
 
 WINDOW = "window"
 
 
 def page_specs(page: QWidget) -> list[ActionSpec]:
-    """What a page offers: its `action_specs()`, or nothing."""
-    offer = getattr(page, "action_specs", None)
-    specs: list[ActionSpec] = offer() if callable(offer) else []
-    return specs
+    """What a page offers (`NotAPage` for a widget that is no page)."""
+    return as_page(page).action_specs()
 
 
 def key_text(shortcut: str) -> str:

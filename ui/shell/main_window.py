@@ -19,14 +19,23 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QPushButton,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from app.workspaces.plain_http import clear_text_warning
 from ui.messages import Banner, Message, MessageBridge
 from ui.sections import SECTIONS
-from ui.shell.status import SYNC_TOOLTIP, connection_text, last_sync_text, utc_now
+from ui.shell.page_contract import KeepsClear
+from ui.shell.status import (
+    SYNC_TOOLTIP,
+    connection_text,
+    last_sync_text,
+    utc_now,
+    workspace_text,
+)
 
 if TYPE_CHECKING:
     from app.sync.state import SyncState
@@ -77,6 +86,7 @@ class MainWindow(QMainWindow):
     closing = Signal()
     firstPainted = Signal()
     sectionChanged = Signal(str)
+    retryNowRequested = Signal()
 
     def __init__(
         self,
@@ -98,6 +108,7 @@ class MainWindow(QMainWindow):
         body = QWidget(self)
         self.sidebar = Sidebar(body)
         self.sidebar.setObjectName("sidebar")
+        self.sidebar.setAccessibleName("Sections")
         self.sidebar.setFixedWidth(180)
         self._sidebar_column: QVBoxLayout | None = None  # made by `add_under_sidebar`
         self.page_area = QWidget(body)
@@ -137,8 +148,16 @@ class MainWindow(QMainWindow):
         self.workspace_label = QLabel("No workspace")
         self.connection_label = QLabel("Connecting…")
         self.sync_label = QLabel("Never synced")
-        for label in (self.workspace_label, self.connection_label, self.sync_label):
-            self.statusBar().addPermanentWidget(label)
+        # Shown only while a server's Retry-After holds the workspace (issue 19 §3).
+        self.retry_now_button = QPushButton("Retry now")
+        self.retry_now_button.setAccessibleName("Retry now")
+        self.retry_now_button.setToolTip("End the wait the server asked for and try again now")
+        self.retry_now_button.setVisible(False)
+        self.retry_now_button.clicked.connect(self.retryNowRequested)
+        self.statusBar().addPermanentWidget(self.workspace_label)
+        self.statusBar().addPermanentWidget(self.connection_label)
+        self.statusBar().addPermanentWidget(self.retry_now_button)
+        self.statusBar().addPermanentWidget(self.sync_label)
         self._last_state: SyncState | None = None
         self._last_sync_at: datetime | None = None
         self._last_full_sync_at: datetime | None = None
@@ -221,8 +240,10 @@ class MainWindow(QMainWindow):
         return SECTIONS[self.sidebar.currentRow()]
 
     # -- status ---
-    def set_workspace_name(self, name: str) -> None:
-        self.workspace_label.setText(f"Workspace: {name}")
+    def set_workspace_name(self, name: str, base_url: str = "") -> None:
+        """`base_url`: an http:// one off this computer is said beside the name."""
+        self.workspace_label.setText(workspace_text(name, base_url))
+        self.workspace_label.setToolTip(clear_text_warning(base_url))
         self.setWindowTitle(f"{name} — Postdesk")
 
     def show_sync_state(self, state: SyncState | None) -> None:
@@ -237,9 +258,13 @@ class MainWindow(QMainWindow):
         else:
             self._retry_deadline = None
             self.countdown.stop()
-        self.connection_label.setToolTip(
-            state.unreadable_summary() if state is not None and state.unreadable else ""
+        self.retry_now_button.setVisible(
+            state is not None and (state.phase == "rate_limited" or state.kind == "rate_limited")
         )
+        tips = [state.unreadable_summary()] if state is not None and state.unreadable else []
+        if state is not None and state.clock_warning:
+            tips.append(state.clock_warning)
+        self.connection_label.setToolTip("\n".join(tips))
         self._show_connection()
         self.refresh_sync_label()
 
@@ -289,12 +314,11 @@ class MainWindow(QMainWindow):
 
     def _covers_kept_clear(self, toast: QRect) -> bool:
         """Whether the toast would hide a control the current page asks to keep in sight
-        (`keep_clear() -> list[QWidget]` on the page)."""
+        (the page's `keep_clear()`, `ui.shell.page_contract.KeepsClear`)."""
         page = self.pages.currentWidget()
-        keep_clear = getattr(page, "keep_clear", None)
-        if keep_clear is None:
+        if not isinstance(page, KeepsClear):
             return False
-        for widget in keep_clear():
+        for widget in page.keep_clear():
             if widget.isVisible():
                 corner = widget.mapTo(self.page_area, QPoint(0, 0))
                 if toast.intersects(QRect(corner, widget.size())):
@@ -314,5 +338,12 @@ class MainWindow(QMainWindow):
             self.firstPainted.emit()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        from ui.quit_guard import quit_guard
+
+        # The window's close button asks like Ctrl+Q when text would be lost; the app's own
+        # close() at the end of a confirmed quit is not spontaneous and goes through.
+        if event.spontaneous() and not quit_guard().ask_or_go(self, self.closing.emit):
+            event.ignore()
+            return
         self.closing.emit()
         super().closeEvent(event)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QSystemTrayIcon
 
+from app.store import CacheError
 from ui.shell.main_window import MainWindow
 from ui.workspace_manager import WorkspaceManager
 
@@ -124,16 +125,13 @@ class NotifierWiring(QObject):
         window.activateWindow()
         if kind == "webhook":
             window.show_section("webhooks")
-            select = getattr(window.page("webhooks"), "select_webhook", None)
-            if callable(select):
-                select(item_id)
+            self.pages.webhooks().select_webhook(item_id)
         elif kind == "post":
             self._open_post(item_id)
         else:
             log.warning("a notification asked to open an unknown kind: %s", kind)
 
     def _open_post(self, post_id: str) -> None:
-        from app.store import CacheError
         from ui.shell.finder import open_post
 
         cache = self.pages.manager.cache

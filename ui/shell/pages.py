@@ -1,8 +1,9 @@
 """The pages in the window and what connects them to the open workspace.
 
-A page plugs in by offering `set_session(session | None)` and `action_specs()`; the calendar is
-built at start (it is the first paint), the others when first shown. Calendar requests are
-routed to whichever session is open when they are made.
+A page plugs in by offering `set_session(session | None)` and `action_specs()` (the `Page`
+protocol of `ui.shell.page_contract`, checked by mypy where each page is built and again when it
+is plugged); the calendar is built at start (it is the first paint), the others when first
+shown. Calendar requests are routed to whichever session is open when they are made.
 """
 
 from __future__ import annotations
@@ -12,21 +13,23 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, SignalInstance
 from PySide6.QtWidgets import QWidget
 
 from app.store import CacheChange, CacheError, WorkspaceCache
 from ui.calendar import CalendarPage
+from ui.locale_text import date_time
 from ui.messages import Level, Message, MessageBridge, message_for_error
 from ui.panels.accounts import AccountsPanel
-from ui.shell.keys import page_specs
 from ui.shell.main_window import MainWindow
+from ui.shell.page_contract import Page, as_page, plugged
 from ui.shell.registry import ActionRegistry
 from ui.workspace_manager import WorkspaceManager
 
 if TYPE_CHECKING:
     from app.models import Post
     from ui.composer.page import ComposerPage
+    from ui.panels.webhooks import WebhooksPage
     from ui.session import WorkspaceSession
 
 
@@ -48,6 +51,8 @@ class PageWiring(QObject):
         self.calendar = calendar
         self._painted_from: WorkspaceCache | None = None
         self._accounts_panel: AccountsPanel | None = None
+        self._pages: dict[str, Page] = {"calendar": plugged(calendar)}
+        """The pages built so far, by section: the ones a new session is handed to."""
         window.set_page_builder("accounts", self._built(self._build_accounts_panel, "accounts"))
         for section, build in _PANEL_BUILDERS.items():
             window.set_page_builder(section, self._built(build, section))
@@ -62,18 +67,22 @@ class PageWiring(QObject):
         self._painted_from = cache
 
     def register_calendar_actions(self) -> None:
-        self.registry.add_all(page_specs(self.calendar))
+        self.registry.add_all(self.calendar.action_specs())
+        # Enter opens the post selected by the arrows (a checked key)
+        self.calendar.state.selectionChanged.connect(
+            lambda _post_id: self.registry.refresh_enabled()
+        )
 
     def _built(
         self, build: Callable[[QWidget], QWidget], section: str
     ) -> Callable[[QWidget], QWidget]:
         def build_and_plug(parent: QWidget) -> QWidget:
-            page = build(parent)
-            self.registry.add_all(page_specs(page))
-            set_session = getattr(page, "set_session", None)
-            if callable(set_session):
-                set_session(self.manager.session)
-            return page
+            widget = build(parent)
+            page = as_page(widget)  # a page lacking a member stops here, named
+            self._pages[section] = page
+            self.registry.add_all(page.action_specs())
+            page.set_session(self.manager.session)
+            return widget
 
         return build_and_plug
 
@@ -85,7 +94,7 @@ class PageWiring(QObject):
         return self._accounts_panel
 
     def _build_accounts_panel(self, parent: QWidget) -> AccountsPanel:
-        self._accounts_panel = AccountsPanel(parent)
+        self._accounts_panel = plugged(AccountsPanel(parent))
         self._show_accounts()
         return self._accounts_panel
 
@@ -98,7 +107,7 @@ class PageWiring(QObject):
     def _on_cache_opened(self, cache: WorkspaceCache) -> None:
         profile = self.manager.profile
         if profile is not None:
-            self.window.set_workspace_name(profile.name)
+            self.window.set_workspace_name(profile.name, profile.base_url)
         self.window.show_sync_state(None)
         painted, self._painted_from = self._painted_from, None
         try:
@@ -110,21 +119,14 @@ class PageWiring(QObject):
             self.cache_unreadable(error)
 
     def _on_session_changed(self, session: WorkspaceSession | None) -> None:
-        for name in self.window.sections():
-            page = self.window.built_page(name)
-            set_session = getattr(page, "set_session", None)
-            if callable(set_session):
-                set_session(session)
+        for page in list(self._pages.values()):
+            page.set_session(session)
         if session is not None:
             # A write's answer: the calendar moves those chips only (a reload re-reads the
             # whole period, 10-20 ms while a sync writes); syncs still go through dataChanged.
             session.postsStored.connect(self._show_stored)
             session.postsForgotten.connect(self._forget_deleted)
             session.watch_period(*self.calendar.visible_range())
-        set_busy = getattr(self.calendar, "set_busy", None)
-        plugged = callable(getattr(self.calendar, "set_session", None))
-        if session is not None and callable(set_busy) and not plugged:
-            session.writes.busyChanged.connect(set_busy)
         self.registry.refresh_enabled()
 
     def paint_from_cache(self, change: CacheChange | None = None) -> None:
@@ -166,24 +168,20 @@ class PageWiring(QObject):
     # -- calendar requests ---
     def _connect_calendar(self) -> None:
         calendar = self.calendar
-        route: list[tuple[str, Callable[..., Any]]] = [
-            ("rescheduleRequested", lambda s, post_id, when: s.reschedule(post_id, when)),
-            ("scheduleRequested", lambda s, post_id, when: s.schedule(post_id, when)),
-            ("publishNowRequested", lambda s, post_id: s.publish_now(post_id)),
-            ("unscheduleRequested", lambda s, post_id: s.move_to_draft(post_id)),
-            ("moveToDraftRequested", lambda s, post_id: s.move_to_draft(post_id)),
-            ("duplicateRequested", lambda s, post_id: s.duplicate(post_id)),
-            ("deleteRequested", lambda s, post_id: s.delete(post_id)),
+        route: list[tuple[SignalInstance, Callable[..., Any]]] = [
+            (calendar.rescheduleRequested, lambda s, post_id, when: s.reschedule(post_id, when)),
+            (calendar.scheduleRequested, lambda s, post_id, when: s.schedule(post_id, when)),
+            (calendar.publishNowRequested, lambda s, post_id: s.publish_now(post_id)),
+            (calendar.unscheduleRequested, lambda s, post_id: s.move_to_draft(post_id)),
+            (calendar.moveToDraftRequested, lambda s, post_id: s.move_to_draft(post_id)),
+            (calendar.duplicateRequested, lambda s, post_id: s.duplicate(post_id)),
+            (calendar.deleteRequested, lambda s, post_id: s.delete(post_id)),
         ]
-        for name, action in route:
-            signal = getattr(calendar, name, None)
-            if signal is not None:  # signals the calendar page does not offer yet are skipped
-                signal.connect(functools.partial(self._with_session, action))
+        for signal, action in route:
+            signal.connect(functools.partial(self._with_session, action))
         calendar.newPostRequested.connect(self.new_post)
         calendar.visibleRangeChanged.connect(self._watch_period)
-        edit = getattr(calendar, "editRequested", None)
-        if edit is not None:
-            edit.connect(self.edit_post)
+        calendar.editRequested.connect(self.edit_post)
 
     def _watch_period(self, start: datetime, end: datetime) -> None:
         if self.manager.session is not None:
@@ -216,6 +214,18 @@ class PageWiring(QObject):
         assert isinstance(page, _composer_class())
         return page
 
+    def built_composer(self) -> ComposerPage | None:
+        """The composer if it was built (never builds it, nor imports it)."""
+        page = self.window.built_page("compose")
+        return None if page is None else self.composer()
+
+    def webhooks(self) -> WebhooksPage:
+        from ui.panels.webhooks import WebhooksPage
+
+        page = self.window.page("webhooks")  # builds it the first time
+        assert isinstance(page, WebhooksPage)
+        return page
+
 
 def _composer_class() -> type[ComposerPage]:
     from ui.composer.page import ComposerPage  # the composer and its models: not at start-up
@@ -224,31 +234,31 @@ def _composer_class() -> type[ComposerPage]:
 
 
 def _compose_page(parent: QWidget) -> QWidget:
-    return _composer_class()(parent)
+    return plugged(_composer_class()(parent))
 
 
 def _webhooks_page(parent: QWidget) -> QWidget:
     from ui.panels.webhooks import WebhooksPage  # built when first shown: not at start-up
 
-    return WebhooksPage(parent)
+    return plugged(WebhooksPage(parent))
 
 
 def _labels_page(parent: QWidget) -> QWidget:
     from ui.panels.labels import LabelsPage
 
-    return LabelsPage(parent)
+    return plugged(LabelsPage(parent))
 
 
 def _signatures_page(parent: QWidget) -> QWidget:
     from ui.panels.signatures import SignaturesPage
 
-    return SignaturesPage(parent)
+    return plugged(SignaturesPage(parent))
 
 
 def _repurposes_page(parent: QWidget) -> QWidget:
     from ui.panels.repurposes import RepurposesPage
 
-    return RepurposesPage(parent)
+    return plugged(RepurposesPage(parent))
 
 
 _PANEL_BUILDERS: dict[str, Callable[[QWidget], QWidget]] = {
@@ -261,4 +271,4 @@ _PANEL_BUILDERS: dict[str, Callable[[QWidget], QWidget]] = {
 
 
 def post_when(value: datetime | None) -> str:
-    return value.astimezone().strftime("%a %d %b %Y %H:%M") if value is not None else "no date"
+    return date_time(value.astimezone()) if value is not None else "no date"

@@ -57,6 +57,12 @@ class ActionRegistry(QObject):
         page = self._page_widget(spec.scope) if spec.scope != WINDOW else None
         if spec.shortcut in FOCUS_KEYS and page is not None:
             owner, context = page, Qt.ShortcutContext.WidgetWithChildrenShortcut
+        if spec.focus_within and page is not None:
+            within = page if page.objectName() == spec.focus_within else None
+            within = within or page.findChild(QWidget, spec.focus_within)
+            if within is None:
+                raise ValueError(f"{spec.id}: no widget {spec.focus_within!r} in its page")
+            owner, context = within, Qt.ShortcutContext.WidgetWithChildrenShortcut
         action = QAction(spec.text, owner)
         if spec.shortcut:
             action.setShortcut(QKeySequence(spec.shortcut))

@@ -12,6 +12,9 @@ import traceback
 from pathlib import Path
 from typing import IO
 
+from app.store.disk_full import is_disk_full
+from app.store.private_files import open_private_append
+
 HEADLESS_PLATFORMS = {"offscreen", "minimal", "vnc"}
 
 
@@ -45,7 +48,7 @@ def log_unexpected(error: BaseException, log_dir: Path) -> Path | None:
     try:
         log_dir.mkdir(parents=True, exist_ok=True)
         path = log_dir / "crash.log"
-        with path.open("a", encoding="utf-8") as handle:
+        with open_private_append(path) as handle:  # 0600: a traceback may name the user's files
             traceback.print_exception(error, file=handle)
         return path
     except OSError:
@@ -60,11 +63,20 @@ def usable_folder(path: Path, what: str) -> Path:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as error:
+        if is_disk_full(error):
+            raise StartupError(
+                f"The disk is full: the {what} {path} cannot be written. Free some disk "
+                "space, then start Postdesk again."
+            ) from None
         raise StartupError(
             f"The {what} {path} cannot be used ({error.strerror or error}). Check that it "
             "exists and that you may write to it, or point XDG_DATA_HOME elsewhere."
         ) from None
     return path
+
+
+class AlreadyRunning(StartupError):
+    """Another Postdesk holds the data folder."""
 
 
 class InstanceLock:
@@ -80,7 +92,7 @@ class InstanceLock:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             handle.close()
-            raise StartupError(
+            raise AlreadyRunning(
                 f"Postdesk is already running with the data folder {self.path.parent}. "
                 "Switch to its window, or quit it before starting another one."
             ) from None

@@ -9,6 +9,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from app.workspaces.plain_http import UNENCRYPTED_STATUS, sends_key_in_clear
+from ui.locale_text import day_and_month, time_text
+
 if TYPE_CHECKING:
     from app.sync.state import SyncState
 
@@ -34,6 +37,14 @@ _KIND_TEXT = {
 _KEEPS_SAVED_DATA = ("offline", "error")
 SHOWING_SAVED = " — showing saved data"
 NOTHING_SAVED = " — nothing saved yet"
+CLOCK_DIFFERS = " — server clock differs"
+"""Issue 19 §1: the details (`SyncState.clock_warning`) are in the label's tooltip."""
+
+
+def workspace_text(name: str, base_url: str = "") -> str:
+    """ "Workspace: NAME", and "not encrypted (http)" while the key travels in clear (§4)."""
+    text = f"Workspace: {name}"
+    return f"{text} — {UNENCRYPTED_STATUS}" if sends_key_in_clear(base_url) else text
 
 
 def connection_text(state: SyncState | None, wait_left: float | None = None) -> str:
@@ -54,6 +65,8 @@ def connection_text(state: SyncState | None, wait_left: float | None = None) -> 
         text += SHOWING_SAVED if state.ever_synced else NOTHING_SAVED
     elif state.phase == "idle" and state.unreadable:
         text += " — some items could not be read"
+    if state.clock_warning:
+        text += CLOCK_DIFFERS
     return text
 
 
@@ -77,8 +90,9 @@ def age_text(when: datetime, now: datetime) -> str:
     if seconds < 3600:
         return f"{int(seconds // 60)} min ago"
     if seconds < 86400:
-        return when.astimezone().strftime("%H:%M")
-    return when.astimezone().strftime("%d %b %H:%M")
+        return time_text(when.astimezone())
+    local = when.astimezone()
+    return f"{day_and_month(local.date())} {time_text(local)}"
 
 
 SYNC_TOOLTIP = (

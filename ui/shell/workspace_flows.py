@@ -9,7 +9,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QMenu, QMessageBox
 
 from app.workspaces.profiles import (
     ConfigError,
@@ -27,12 +27,13 @@ if TYPE_CHECKING:
     from app.workspaces.key_vault import KeyVault
     from ui.dialogs.connect_workspace import ConnectWorkspaceDialog, WorkspaceForm
     from ui.dialogs.welcome import WelcomeDialog
+    from ui.shell.main_window import MainWindow
 
 
 class WorkspaceFlows:
     def __init__(
         self,
-        window: QWidget,
+        window: MainWindow,
         manager: WorkspaceManager,
         profiles: ProfileStore,
         messages: MessageBridge,
@@ -76,20 +77,28 @@ class WorkspaceFlows:
         return key
 
     def _on_key_needed(self, profile: Profile, needed: KeyNeeded) -> None:
-        set_connection = getattr(self.window, "show_connection_text", None)
-        if set_connection is not None:
-            set_connection("Not connected — no API key")
+        self.window.show_connection_text("Not connected — no API key")
         self.manager.scope.post(
             Message(
                 needed.why,
                 Level.WARNING,
-                hint="The saved posts are shown. Enter the key to connect.",
+                hint=key_needed_hint(self._saved_posts()),
                 action_label="Enter key…",
-                action=lambda: self.enter_key(profile, session_only=needed.keyring_missing),
+                action=lambda: self.enter_key(
+                    profile, session_only=needed.keyring_missing, why=needed.why
+                ),
                 topic="key",
             )
         )
-        self.enter_key(profile, session_only=needed.keyring_missing)
+        self.enter_key(profile, session_only=needed.keyring_missing, why=needed.why)
+
+    def _saved_posts(self) -> int:
+        """Posts in the workspace's cache (0 when there is none or it cannot be read)."""
+        cache = self.manager.cache
+        try:
+            return 0 if cache is None else cache.count_posts()
+        except Exception:  # an unreadable cache has nothing to show either
+            return 0
 
     # -- the workspace list ---
     def saved_profiles(self, *, quiet: bool = False) -> list[Profile]:
@@ -161,10 +170,13 @@ class WorkspaceFlows:
         """The server refused the key: enter a new one for this same workspace."""
         self._open_connect_dialog(profile, session_only=False)
 
-    def enter_key(self, profile: Profile, *, session_only: bool) -> None:
-        self._open_connect_dialog(profile, session_only=session_only)
+    def enter_key(self, profile: Profile, *, session_only: bool, why: str | None = None) -> None:
+        """`why`: the keyring's own words (locked, missing...) when it is the reason."""
+        self._open_connect_dialog(profile, session_only=session_only, why=why)
 
-    def _open_connect_dialog(self, existing: Profile | None, *, session_only: bool) -> None:
+    def _open_connect_dialog(
+        self, existing: Profile | None, *, session_only: bool, why: str | None = None
+    ) -> None:
         from ui.dialogs.connect_workspace import ConnectWorkspaceDialog, WorkspaceForm
 
         if self.connect_dialog is not None and self.connect_dialog.isVisible():
@@ -177,10 +189,7 @@ class WorkspaceFlows:
         if existing is not None:
             dialog.setWindowTitle(f"API key for {existing.name}")
         if session_only:
-            dialog.set_intro(
-                "No system keyring is available, so the key cannot be stored. Enter it to use "
-                "this workspace until Postdesk quits."
-            )
+            dialog.set_intro(session_only_intro(why))
         elif existing is not None:
             dialog.set_intro(f"Enter a new API key for {existing.name}.")
         dialog.connected.connect(
@@ -348,3 +357,17 @@ class WorkspaceFlows:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+def key_needed_hint(saved_posts: int) -> str:
+    """What the user sees meanwhile: the saved posts only when there are some."""
+    if saved_posts > 0:
+        return "The saved posts are shown. Enter the key to connect."
+    return "Enter the key to connect and see the posts."
+
+
+def session_only_intro(why: str | None) -> str:
+    """The connect dialog's first words when the key can be kept for this session only: the
+    keyring's reason (locked is not missing), then what entering the key does."""
+    reason = why or "No system keyring is available, so the key cannot be stored."
+    return f"{reason}\n\nEnter the key to use this workspace until Postdesk quits."

@@ -3,6 +3,7 @@ failed red, queued grey) with the median response time as a line, and day marks 
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
@@ -10,13 +11,22 @@ from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPainterPath, QP
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from app.webhooks.timeline import Timeline
+from ui import theme
 
 DELIVERED = QColor("#16a34a")
 FAILED = QColor("#dc2626")
 QUEUED = QColor("#9ca3af")
 LATENCY = QColor("#2563eb")
-GRID = QColor("#e5e7eb")
-TEXT = QColor("#4b5563")
+
+
+def _grid() -> QColor:
+    return QColor(theme.current().line)
+
+
+def _text() -> QColor:
+    return QColor(theme.current().muted)
+
+
 LEFT, RIGHT, TOP, BOTTOM = 36, 60, 26, 20
 
 
@@ -28,6 +38,8 @@ class DeliveryChart(QWidget):
         self.setMouseTracking(True)
         self.setMinimumHeight(150)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        # Painted: a screen reader gets the summary line in words (the bars are its picture).
+        self.setAccessibleDescription(self.summary())
 
     def sizeHint(self) -> QSize:
         return QSize(700, 170)
@@ -35,6 +47,7 @@ class DeliveryChart(QWidget):
     def set_timeline(self, timeline: Timeline | None, note: str = "") -> None:
         self.timeline = timeline
         self.note = note
+        self.setAccessibleDescription(self.summary())
         self.update()
 
     def summary(self) -> str:
@@ -59,17 +72,17 @@ class DeliveryChart(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.fillRect(self.rect(), QColor("#ffffff"))
+        painter.fillRect(self.rect(), QColor(theme.current().surface))
         font = QFont(painter.font())
         font.setPointSizeF(max(7.0, font.pointSizeF() - 1))
         painter.setFont(font)
-        painter.setPen(TEXT)
+        painter.setPen(_text())
         painter.drawText(
             QRectF(8, 4, self.width() - 16, 18), Qt.AlignmentFlag.AlignLeft, self.summary()
         )
         self._legend(painter)
         plot = self._plot()
-        painter.setPen(QPen(GRID, 1))
+        painter.setPen(QPen(_grid(), 1))
         painter.drawLine(plot.bottomLeft(), plot.bottomRight())
         timeline = self.timeline
         if timeline is None:
@@ -77,32 +90,44 @@ class DeliveryChart(QWidget):
         buckets = timeline.buckets
         peak = max(timeline.peak, 1)
         step = plot.width() / max(len(buckets), 1)
-        painter.setPen(QPen(GRID, 1, Qt.PenStyle.DashLine))
+        painter.setPen(QPen(_grid(), 1, Qt.PenStyle.DashLine))
         painter.drawLine(QPointF(plot.left(), plot.top()), QPointF(plot.right(), plot.top()))
-        painter.setPen(TEXT)
+        painter.setPen(_text())
         painter.drawText(
             QRectF(0, plot.top() - 7, LEFT - 4, 14), Qt.AlignmentFlag.AlignRight, str(peak)
         )
         painter.drawText(
             QRectF(0, plot.bottom() - 7, LEFT - 4, 14), Qt.AlignmentFlag.AlignRight, "0"
         )
+        quarter = max(1, round(peak / 4))  # sqrt scale: a quarter of the peak at mid-height
+        middle = plot.bottom() - plot.height() * math.sqrt(quarter / peak)
+        painter.setPen(QPen(_grid(), 1, Qt.PenStyle.DotLine))
+        painter.drawLine(QPointF(plot.left(), middle), QPointF(plot.right(), middle))
+        painter.setPen(_text())
+        painter.drawText(
+            QRectF(0, middle - 7, LEFT - 4, 14), Qt.AlignmentFlag.AlignRight, str(quarter)
+        )
         bar = max(step - 0.6, 0.8)
         for i, bucket in enumerate(buckets):
             x = plot.left() + i * step
             y = plot.bottom()
+            total = bucket.delivered + bucket.failed + bucket.queued
+            # A square-root scale (issue 17 §6): one busy hour must not flatten the rest of the
+            # week; the stack's height follows sqrt(total), its parts share it by count.
+            stack = plot.height() * math.sqrt(total / peak) if total else 0.0
             for count, colour in (
                 (bucket.delivered, DELIVERED),
                 (bucket.failed, FAILED),
                 (bucket.queued, QUEUED),
             ):
                 if count:
-                    h = max(plot.height() * count / peak, 1.5)
+                    h = max(stack * count / total, 1.5)
                     painter.fillRect(QRectF(x, y - h, bar, h), colour)
                     y -= h
             if bucket.start.hour == 0:
-                painter.setPen(QPen(GRID, 1))
+                painter.setPen(QPen(_grid(), 1))
                 painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom() + 3))
-                painter.setPen(TEXT)
+                painter.setPen(_text())
                 local = bucket.start.astimezone()
                 painter.drawText(
                     QRectF(x + 2, plot.bottom() + 2, 60, 16),
@@ -153,7 +178,7 @@ class DeliveryChart(QWidget):
         ):
             width = painter.fontMetrics().horizontalAdvance(text)
             x -= width
-            painter.setPen(TEXT)
+            painter.setPen(_text())
             painter.drawText(QPointF(x, 16), text)
             x -= 12
             painter.fillRect(QRectF(x, 8, 9, 9), colour)

@@ -25,6 +25,7 @@ from app.sandbox.http_support import (
     paginated,
     short_paginated,
 )
+from app.sandbox.limited_body import BodyTooLarge, read_limited
 from app.sandbox.multipart import file_parts
 from app.sandbox.networks import NETWORKS
 
@@ -105,13 +106,14 @@ async def workspace(caller: CallerDep, ctx: ContextDep) -> JSONResponse:
 
 @router.post("/uploads")
 async def upload(request: Request, caller: CallerDep, ctx: ContextDep) -> JSONResponse:
-    body = await request.body()
-    if len(body) > uploads_repo.MAX_UPLOAD_BYTES + 64 * 1024:
+    try:  # streamed: a huge body is refused before it is held in memory
+        body = await read_limited(request, uploads_repo.MAX_UPLOAD_BYTES + 64 * 1024)
+    except BodyTooLarge:
         raise single_field_problem(
             "file",
             "The {attr} field must not be greater than {kb} kilobytes.",
             kb=uploads_repo.MAX_UPLOAD_BYTES // 1024,
-        )
+        ) from None
     parts = [
         p for p in file_parts(request.headers.get("content-type", ""), body) if p.field == "file"
     ]
@@ -119,6 +121,7 @@ async def upload(request: Request, caller: CallerDep, ctx: ContextDep) -> JSONRe
         raise single_field_problem("file", REQUIRED)
     part = parts[0]
     with ctx.store.tx() as db:
+        uploads_repo.prune_uploads(db)  # the data folder does not keep uploads for ever
         row = uploads_repo.create_upload(
             db, caller.workspace_id, part.filename, part.content_type, part.data
         )

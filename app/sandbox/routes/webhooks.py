@@ -2,7 +2,8 @@
 
 Decisions where the spec is silent: `PUT` accepts any subset of `endpoint`, `events`, `status`;
 the test ping answers `200 {success, status, message}` whatever the receiver did; replay answers
-`200 {replayed: true}` and leaves a queued log row (deliveries are not made by the sandbox yet).
+`200 {replayed: true}` and leaves a queued log row, which the engine then delivers like any other
+(`app.sandbox.deliveries`).
 """
 
 from __future__ import annotations

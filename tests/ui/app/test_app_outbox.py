@@ -99,7 +99,7 @@ def test_a_file_imported_with_the_command_is_not_sent_again_from_the_window(
         task = await started(app)
         composer = app.pages.composer()  # File ▸ Import CSV… opens Compose with the file chosen
         assert isinstance(composer, ComposerPage)
-        dialog = composer.import_csv(plan)
+        dialog = app.csv_actions().import_csv(plan)  # the window's File ▸ Import CSV…
         assert dialog is not None
         await until(lambda: dialog.result_report is not None, what="the summary", limit=40)
         report = dialog.result_report

@@ -14,6 +14,7 @@ from app.calendar.grid import local_instant
 from app.posts.lifecycle import PostAction
 from tests.ui.calendar.conftest import BERLIN, TODAY, PageFactory, focus
 from tests.ui.calendar.factories import make_post
+from tests.ui.calendar.test_keyboard import keyed
 from ui.calendar.page import CalendarPage
 
 WHEN = local_instant(date(2025, 10, 22), time(9, 30), BERLIN)
@@ -201,6 +202,7 @@ def test_delete_is_emitted_only_after_confirmation(make_page: PageFactory, qtbot
 
 def test_delete_key_asks_first(make_page: PageFactory, qtbot: QtBot) -> None:
     page, _post_id = selected(make_page)
+    page.registry = keyed(page)  # type: ignore[attr-defined]
     focus(qtbot, page.month_view)
     with qtbot.assertNotEmitted(page.deleteRequested):
         qtbot.keyClick(page.month_view, Qt.Key.Key_Delete)

@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 
 from app.calendar.grid import local_instant
 from app.store import WorkspaceCache
-from tests.ui.calendar.conftest import BERLIN, TODAY
+from tests.ui.calendar.conftest import BERLIN, TODAY, PageFactory
 from tests.ui.calendar.synced import Planned, synced_cache
 from ui.calendar.page import CalendarPage
 
@@ -260,3 +260,21 @@ def test_posts_published_now_show_on_the_day_they_went_out(page_on: PageOn) -> N
     assert failed in {entry.id for entry in page.loader.drafts}
     page.set_view("week")
     assert [e.id for e in page.week_view.entries_on(went_out)] == [published]
+
+
+def test_the_drag_ghost_says_when_the_post_would_land(make_page: PageFactory) -> None:
+    from PySide6.QtCore import QSize
+
+    from tests.ui.calendar.factories import make_post
+    from ui.calendar.chip_grid import DragState, drop_label
+    from ui.calendar.drag import DropTarget
+
+    post = make_post(when=local_instant(date(2025, 10, 22), time(9, 30), BERLIN))
+    page = make_page([post])
+    entry = page.entry(post.id)
+    week_slot = DragState(post.id, entry, QPoint(), QSize(80, 20), QPoint(),
+                          DropTarget(date(2025, 10, 24), 14 * 60 + 45))  # fmt: skip
+    assert drop_label(week_slot) == "Fri 24 Oct 14:45"
+    month_day = week_slot._replace(target=DropTarget(date(2025, 10, 27)))
+    assert drop_label(month_day) == "Mon 27 Oct 09:30"  # a day keeps the post's time
+    assert drop_label(week_slot._replace(target=None)) == ""

@@ -8,6 +8,8 @@ from PySide6.QtCore import QSize
 from app.domain.enums import Platform
 from ui.icons import icon_path, network_icon, network_icon_name, network_name, network_pixmap
 
+pytestmark = pytest.mark.usefixtures("qapp")  # icons and pixmaps need a QGuiApplication
+
 
 @pytest.mark.parametrize("platform", list(Platform))
 def test_every_network_has_an_icon(platform: Platform) -> None:

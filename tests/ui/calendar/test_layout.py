@@ -154,6 +154,7 @@ def test_the_legend_names_every_status_colour(make_page: PageFactory) -> None:
     assert page.legend.isVisible()
     assert page.legend.names() == [
         "Draft",
+        "Pending approval",
         "Scheduled",
         "Publishing",
         "Published",

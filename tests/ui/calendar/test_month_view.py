@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from PySide6.QtCore import QMimeData, QPointF, Qt
-from PySide6.QtGui import QColor, QDropEvent
+from PySide6.QtGui import QDropEvent
 from pytestqt.qtbot import QtBot
 
 from app.calendar.grid import local_instant
@@ -14,7 +14,7 @@ from tests.ui.calendar.conftest import BERLIN, PageFactory
 from tests.ui.calendar.factories import make_post, utc
 from ui.calendar.drag import post_mime_data
 from ui.calendar.month_view import MonthView
-from ui.calendar.style import TODAY
+from ui.calendar.style import today_color
 
 
 def drop_on(view: MonthView, day: date, mime: QMimeData) -> QDropEvent:
@@ -35,7 +35,7 @@ def test_posts_sit_on_their_local_day_in_the_display_zone(make_page: PageFactory
     page = make_page([late])
     assert page.month_view.visible_post_ids(date(2025, 10, 15)) == [late.id]
     assert page.month_view.visible_post_ids(date(2025, 10, 14)) == []
-    assert page.month_view.entries_on(date(2025, 10, 15))[0].time_text == "01:30"
+    assert page.month_view.entries_on(date(2025, 10, 15))[0].time_text == "1:30"
 
 
 def test_the_same_post_moves_a_day_in_another_display_zone(make_page: PageFactory) -> None:
@@ -55,7 +55,7 @@ def test_dst_days_hold_their_posts(make_page: PageFactory) -> None:
     page = make_page([second, evening, first])
     day = date(2025, 10, 26)
     assert page.month_view.visible_post_ids(day) == [first.id, second.id, evening.id]
-    assert [e.time_text for e in page.month_view.entries_on(day)] == ["02:30", "02:30", "23:30"]
+    assert [e.time_text for e in page.month_view.entries_on(day)] == ["2:30", "2:30", "23:30"]
     assert page.month_view.visible_post_ids(date(2025, 10, 27)) == []
 
 
@@ -63,7 +63,7 @@ def test_spring_forward_day_in_march(make_page: PageFactory) -> None:
     post = make_post(when=utc(2025, 3, 30, 1, 30))  # 03:30 CEST, right after the gap
     page = make_page([post], today=date(2025, 3, 30))
     assert page.month_view.visible_post_ids(date(2025, 3, 30)) == [post.id]
-    assert page.month_view.entries_on(date(2025, 3, 30))[0].time_text == "03:30"
+    assert page.month_view.entries_on(date(2025, 3, 30))[0].time_text == "3:30"
 
 
 def test_a_full_day_shows_what_fits_and_counts_the_rest(make_page: PageFactory) -> None:
@@ -110,7 +110,7 @@ def test_today_is_highlighted_and_other_months_are_dimmed(make_page: PageFactory
     image = view.grab().toImage()
     today_cell = view.cell_rect(date(2025, 10, 21))
     marker = image.pixelColor(today_cell.left() + 9, today_cell.top() + 14)
-    assert marker == QColor(TODAY)
+    assert marker == today_color()
     in_month = image.pixelColor(view.cell_rect(date(2025, 10, 15)).center())
     outside = image.pixelColor(view.cell_rect(date(2025, 11, 5)).center())
     assert outside.lightness() < in_month.lightness()

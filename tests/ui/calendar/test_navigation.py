@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 from app.calendar.grid import local_instant
 from tests.ui.calendar.conftest import BERLIN, TODAY, PageFactory, focus
 from tests.ui.calendar.factories import accounts, labels, make_post
+from tests.ui.calendar.test_keyboard import keyed
 from ui.calendar.source import InMemoryCalendarSource
 
 
@@ -86,6 +87,7 @@ def test_jump_to_date_editor_moves_the_calendar(make_page: PageFactory) -> None:
 
 def test_keyboard_shortcuts_drive_the_calendar(make_page: PageFactory, qtbot: QtBot) -> None:
     page = make_page([])
+    page.registry = keyed(page)  # type: ignore[attr-defined]  # the keys, as the app binds them
     focus(qtbot, page.month_view)
     qtbot.keyClick(page.month_view, Qt.Key.Key_PageDown)
     assert page.anchor() == date(2025, 11, 1)
@@ -109,6 +111,7 @@ def test_keyboard_shortcuts_drive_the_calendar(make_page: PageFactory, qtbot: Qt
 
 def test_ctrl_g_goes_to_the_date_editor(make_page: PageFactory, qtbot: QtBot) -> None:
     page = make_page([])
+    page.registry = keyed(page)  # type: ignore[attr-defined]  # the keys, as the app binds them
     focus(qtbot, page.month_view)
     qtbot.keyClick(page.month_view, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)
     focused = QApplication.focusWidget()
@@ -123,6 +126,7 @@ def test_ctrl_g_goes_to_the_date_editor(make_page: PageFactory, qtbot: QtBot) ->
 def test_enter_opens_the_selected_post(make_page: PageFactory, qtbot: QtBot) -> None:
     post = make_post(when=local_instant(date(2025, 10, 22), time(9), BERLIN))
     page = make_page([post])
+    page.registry = keyed(page)  # type: ignore[attr-defined]
     page.select_post(post.id)
     page.close_detail()
     assert not page.detail.isVisible()

@@ -107,3 +107,17 @@ def focus_chain(page: QWidget) -> list[QWidget]:
 
 def tab_stops(chain: list[QWidget]) -> list[QWidget]:
     return [widget for widget in chain if widget.focusPolicy() & Qt.FocusPolicy.TabFocus]
+
+
+def test_tray_rows_read_the_post_text_first(make_page: PageFactory) -> None:
+    """Issue 16: every row read "Northwind Co…" (the account first); the text tells drafts apart."""
+    from ui.calendar.post_list import tray_lines
+
+    page = make_page([make_post(when=None, status="draft", content="Pumpkin spice is back")])
+    entry = page.tray_list.post_model.rows()[0].entry
+    assert entry is not None
+    first, second = tray_lines(entry)
+    assert first == "Pumpkin spice is back"
+    assert entry.account_text in second
+    image = page.tray_list.grab().toImage()  # it paints (the text-first branch) without error
+    assert not image.isNull()

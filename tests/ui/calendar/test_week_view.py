@@ -154,3 +154,22 @@ def test_clicking_a_block_selects_it(make_page: PageFactory, qtbot: QtBot) -> No
         pos=page.week_view.block_rect(post.id).center(),
     )
     assert page.selected_post_id() == post.id
+
+
+def test_this_week_opens_scrolled_to_the_current_time(make_page: PageFactory) -> None:
+    from datetime import datetime, time
+
+    from tests.ui.calendar.conftest import TODAY
+    from ui.calendar import CalendarPage
+
+    now = datetime.combine(TODAY, time(19, 30), BERLIN)
+    early = make_post(when=datetime.combine(TODAY, time(7, 0), BERLIN))
+    source_page = make_page([early], show=False)
+    page = CalendarPage(source_page.source, display_tz=BERLIN, today=lambda: TODAY, now=lambda: now)
+    page.resize(1400, 900)
+    page.show()
+    page.set_view("week")
+    top, bottom = page.week_view.visible_minutes()
+    assert top <= 19 * 60 + 30 < bottom  # now in view, not the 07:00 post
+    assert top > 7 * 60  # not opened at the first post
+    page.close()

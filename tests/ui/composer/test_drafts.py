@@ -154,7 +154,7 @@ def test_one_draft_in_two_windows_keeps_both_versions(runner: LoopRunner, tmp_pa
         assert not window_a.autosave.dirty
         draft_id = window_a.state.draft_id
         assert draft_id is not None
-        window_b._refresh_drafts()
+        window_b.drafts_controller.refresh()
         window_b.open_draft(draft_id)
         QTest.keyClicks(window_a.shared.text, " from window A")
         QTest.keyClicks(window_b.shared.text, " from window B")

@@ -43,6 +43,7 @@ def test_pinterest_board_picker_title_and_link(composer: Composer) -> None:
         QTest.keyClicks(link, "notalink")
 
     composer.run(body())
+    page.refresh_now()  # the checks follow edits on a coalescing timer
     meta = page.state.doc.destinations[0].meta
     assert meta["board_id"] == "918273645502"
     assert meta["title"] == "Pour-over in 4 steps"
@@ -74,6 +75,7 @@ def test_tiktok_privacy_has_no_default_and_blocks_scheduling(composer: Composer)
     assert privacy.currentText() == "Choose…"
     assert "privacy_level" not in page.state.doc.destinations[0].meta
     page.schedule.set_mode(ScheduleMode.QUEUE_NEXT)
+    page.refresh_now()
     assert not page.schedule.send.isEnabled()
     assert page.errors.messages("destinations.0.meta.privacy_level")
     privacy.setCurrentIndex(privacy.findData("SELF_ONLY"))

@@ -87,8 +87,12 @@ def test_offline_send_is_queued_then_sent(
         assert page.picker.toggle(x)
         QTest.keyClicks(page.shared.text, "Written on the train")
         QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
-        await until(lambda: not page.gate.busy_keys(), what="the send to give up waiting", limit=40)
-        sending = page.sending
+        await until(
+            lambda: not page.send_flow.gate.busy_keys(),
+            what="the send to give up waiting",
+            limit=40,
+        )
+        sending = page.send_flow.sending
         assert sending is not None
         [entry] = sending.entries()
         assert entry.state is OutboxState.QUEUED
@@ -102,6 +106,9 @@ def test_offline_send_is_queued_then_sent(
         await until(lambda: sending.entries()[0].state is OutboxState.SENT, what="sent state")
         await until(lambda: session.cache.count_posts() == 1, what="in the calendar")
         assert "Sent" in page.outbox_panel.list.item(0).text()
+        # Issue 15 §4: "Queued in the outbox…" does not stay up once the post went out.
+        await until(lambda: "Queued" not in page.status_line.text(), what="the queued note")
+        assert page.status_line.text() == "The queued post was sent. It is in the calendar."
         await page.shutdown()
         await session.close()
         await forwarder.stop()

@@ -35,8 +35,8 @@ def test_edit_and_retry_after_a_restart_shows_the_servers_reasons_at_the_fields(
         QTest.keyClicks(page.shared.text, "Autumn menu")
         QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
         await until(lambda: page.errors.messages(BOARD), what="the refusal at the field")
-        assert page.sending is not None
-        [entry] = page.sending.entries()
+        assert page.send_flow.sending is not None
+        [entry] = page.send_flow.sending.entries()
         assert entry.state is OutboxState.NEEDS_ATTENTION
         return entry.id
 

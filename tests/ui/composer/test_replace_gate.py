@@ -17,9 +17,9 @@ async def _confirm_replace(composer: Composer, post_id: str) -> None:
     page.edit_post(post_id)
     await until(lambda: page.state.doc.editing_post_id == post_id, what="loaded")
     QTest.keyClicks(page.shared.text, "!")
-    page._confirm_replace(page.state.doc.model_copy(deep=True))
-    await until(lambda: page.replace_box.isVisible(), what="the question")
-    page.replace_box.button(QMessageBox.StandardButton.Yes).click()
+    page.send_flow.confirm_replace(page.state.doc.model_copy(deep=True))
+    await until(lambda: page.send_flow.replace_box.isVisible(), what="the question")
+    page.send_flow.replace_box.button(QMessageBox.StandardButton.Yes).click()
 
 
 def test_the_old_post_leaves_the_cache_through_the_session(composer: Composer) -> None:

@@ -11,7 +11,7 @@ from app.compose.document import ComposerDocument, ScheduleMode
 from app.sync.outbox import OutboxState
 from tests.ui.composer.conftest import Composer, until
 from tests.ui.waits import answer, settle_layouts
-from ui.composer.page import _sent_text
+from ui.composer.send_flow import sent_text as _sent_text
 
 
 def test_save_draft_creates_one_batch_and_fills_the_cache(composer: Composer) -> None:
@@ -64,9 +64,9 @@ def test_double_click_sends_one_batch(composer: Composer) -> None:
         page.send()  # Ctrl+Return while busy
         assert not page.schedule.send.isEnabled()
         await until(lambda: composer.sandbox.store.post_count() == 2, what="the batch")
-        await until(lambda: not page.gate.busy_keys(), what="the answer")
+        await until(lambda: not page.send_flow.gate.busy_keys(), what="the answer")
         # The batch's outbox entry is sent: nothing is left that could be sent again.
-        sending = page.sending
+        sending = page.send_flow.sending
         assert sending is not None
         await until(
             lambda: all(e.state is OutboxState.SENT for e in sending.entries()),
@@ -75,7 +75,7 @@ def test_double_click_sends_one_batch(composer: Composer) -> None:
 
     composer.run(body())
     assert composer.sandbox.store.post_count() == 2
-    assert len(page.sending.entries()) == 1  # type: ignore[union-attr]
+    assert len(page.send_flow.sending.entries()) == 1  # type: ignore[union-attr]
 
 
 def test_server_422_lands_on_the_board_of_the_third_destination(composer: Composer) -> None:
@@ -151,8 +151,8 @@ def test_publish_now_asks_first_naming_the_networks(composer: Composer) -> None:
         page.schedule.set_mode(ScheduleMode.PUBLISH_NOW)
         assert page.schedule.send.text() == "Publish now…"
         QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
-        await until(lambda: getattr(page, "publish_box", None) is not None, what="the question")
-        box = page.publish_box
+        await until(lambda: page.send_flow.publish_box is not None, what="the question")
+        box = page.send_flow.publish_box
         await until(box.isVisible, what="the question shown")
         assert "LinkedIn, X" in box.text()
         cancel = QMessageBox.StandardButton.Cancel
@@ -162,7 +162,7 @@ def test_publish_now_asks_first_naming_the_networks(composer: Composer) -> None:
 
     composer.run(body())
     assert composer.sandbox.store.post_count() == 0
-    assert not page.gate.busy_keys()
+    assert not page.send_flow.gate.busy_keys()
     assert page.state.doc.content == "Now!"
 
 
@@ -175,16 +175,16 @@ def test_signature_appended_to_shared_text_or_inserted_in_a_destination(
     async def body() -> None:
         composer.choose("x")
         QTest.keyClicks(page.shared.text, "Hello")
-        page._show_signatures()
+        page.menus.show_signatures()
         await until(lambda: page.data.signatures, what="signatures loaded")
-        page.insert_signature(page.data.signatures[0].content, append=True)  # type: ignore[index]
+        page.menus.insert_signature(page.data.signatures[0].content, append=True)  # type: ignore[index]
         assert page.shared.text.toPlainText() == "Hello\n\n— The Northwind team"
         tab = page.tabs_by_account[composer.account("x")]
         tab.override_text.setChecked(True)
         tab.text.moveCursor(QTextCursor.MoveOperation.Start)
         tab.text.setFocus()
-        page._remember_editor(tab.text)
-        page.insert_signature("X only: ", append=False)
+        page.menus.remember_editor(tab.text)
+        page.menus.insert_signature("X only: ", append=False)
 
     composer.run(body())
     doc = page.state.doc
@@ -202,8 +202,12 @@ def test_publish_now_confirmed_creates_posts_that_are_publishing(composer: Compo
         QTest.keyClicks(page.shared.text, "Doors open now!")
         page.schedule.set_mode(ScheduleMode.PUBLISH_NOW)
         QTest.mouseClick(page.schedule.send, Qt.MouseButton.LeftButton)
-        await until(lambda: page.publish_box is not None and page.publish_box.isVisible())
-        page.publish_box.button(QMessageBox.StandardButton.Yes).click()
+        await until(
+            lambda: (
+                page.send_flow.publish_box is not None and page.send_flow.publish_box.isVisible()
+            )
+        )
+        page.send_flow.publish_box.button(QMessageBox.StandardButton.Yes).click()
         await until(lambda: composer.sandbox.store.post_count() == 2, what="two posts")
 
     composer.run(body())
@@ -229,3 +233,23 @@ def test_a_fresh_composer_shows_no_red_fields_until_something_is_done(
         await until(lambda: page.errors.messages("destinations") != [], what="the check shown")
 
     composer.run(body())
+
+
+def test_a_422_mark_stays_when_another_field_changes_and_goes_when_its_own_does(
+    composer: Composer,
+) -> None:
+    """Issue 15 §4: changing the mode cleared the server's mark on the Pinterest board."""
+    test_server_422_lands_on_the_board_of_the_third_destination(composer)
+    page = composer.page
+    pinterest = composer.account("pinterest")
+    served = list(page.errors.messages("destinations.2.meta.board_id"))
+    page.schedule.set_mode(ScheduleMode.QUEUE_NEXT)
+    page.refresh_now()  # the checks follow edits on a coalescing timer
+    assert page.errors.messages("destinations.2.meta.board_id") == served
+    QTest.keyClicks(page.shared.text, " and more")
+    page.refresh_now()
+    assert page.errors.messages("destinations.2.meta.board_id") == served
+    board = page.tabs_by_account[pinterest].settings.widgets["meta.board_id"]
+    QTest.keyClicks(board.text, "-2")  # type: ignore[attr-defined]
+    page.refresh_now()
+    assert page.errors.messages("destinations.2.meta.board_id") != served

@@ -162,7 +162,7 @@ def test_one_refresh_updates_header_log_and_chart_together_reading_the_list_once
             ),
             what="header, log and chart",
         )
-        assert "Failures: 6/5" in page.facts_label.text()
+        assert "Failures: 6 (pauses at 5)" in page.facts_label.text()
         assert "3 of 3 loaded" in page.logs.status_label.text()
         assert "33% delivered" not in chart.summary()  # 2 delivered of 3 settled: 67 %
         assert "67% delivered" in chart.summary()

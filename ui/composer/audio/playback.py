@@ -10,6 +10,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
 from app.api.audio import seconds_until_expiry
+from app.content.safe_links import is_openable_url
 
 HAS_BUILT_IN_PLAYER = importlib.util.find_spec("PySide6.QtMultimedia") is not None
 # A link about to expire may die while the player buffers it.
@@ -33,5 +34,9 @@ def link_is_stale(url: str | None, fetched_at: float, now: float | None = None) 
 
 
 def open_in_system_player(url: str) -> bool:
-    """Hands the preview to the desktop; False when nothing could open it."""
+    """Hands the preview to the desktop; False when nothing could open it. Only a web address
+    leaves the app: the server's `preview_url` could be `file:///etc/passwd`, `smb://…` or
+    `javascript:…`, which the desktop's opener would act on (issue 19 §4)."""
+    if not is_openable_url(url):
+        return False
     return QDesktopServices.openUrl(QUrl(url))

@@ -7,6 +7,8 @@ from datetime import datetime
 from app.domain.enums import WebhookStatus, known
 
 PAUSE_AT = 5
+"""Spec §6: a webhook is paused at 5 consecutive failed deliveries (one number everywhere: the
+page, the list and the notification)."""
 
 STATUS_TEXT = {
     WebhookStatus.ENABLED: "Enabled",
@@ -45,4 +47,8 @@ def when(moment: datetime | None, empty: str = "—") -> str:
 
 
 def failures(count: int) -> str:
+    """ "2/5" on the way to a pause; past it (replays of a paused webhook may fail too) the count
+    with the rule, never "6/5"."""
+    if count > PAUSE_AT:
+        return f"{count} (pauses at {PAUSE_AT})"
     return f"{count}/{PAUSE_AT}"

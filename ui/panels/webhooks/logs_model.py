@@ -21,11 +21,11 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor
 
 from app.api.errors import ApiError
 from app.models.webhooks import DeliveryLog
 from app.store.delivery_logs import DeliveryArchive, KeptRow, LogKey
+from ui import theme
 from ui.panels.webhooks.format import when
 from ui.tasks import TaskGroup
 from ui.widgets.table_model import HeaderedTableModel
@@ -54,6 +54,13 @@ def _position(rows: list[KeptRow], key: LogKey) -> int:
         else:
             high = middle
     return low
+
+
+def response_text(row: KeptRow) -> str:
+    """A queued row was not sent yet: "queued", not a timeout's "no answer"."""
+    if row.response_status is not None:
+        return str(row.response_status)
+    return "queued" if row.outcome == "queued" else "no answer"
 
 
 def _after_second(row: KeptRow) -> LogKey:
@@ -88,6 +95,10 @@ class DeliveryLogsModel(HeaderedTableModel):
         self.error: ApiError | None = None
 
     # -- source ---
+    @property
+    def monitor(self) -> WebhookMonitor | None:
+        return self._monitor
+
     @property
     def webhook_id(self) -> str | None:
         return self._webhook_id
@@ -337,10 +348,10 @@ class DeliveryLogsModel(HeaderedTableModel):
             if column == 2:
                 return OUTCOME_TEXT.get(row.outcome, row.outcome)
             if column == 3:
-                return "no answer" if row.response_status is None else str(row.response_status)
+                return response_text(row)
             return str(row.attempts)
         if role == Qt.ItemDataRole.ForegroundRole and column == 2:
-            return QColor(OUTCOME_COLOUR.get(row.outcome, "#6b7280"))
+            return theme.readable(OUTCOME_COLOUR.get(row.outcome, "#6b7280"))
         if role == LogRole:
             return self.log_at(index.row())
         return None

@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelection, Qt
-from PySide6.QtGui import QHideEvent, QShowEvent
+from PySide6.QtGui import QGuiApplication, QHideEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
+    QFileDialog,
     QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -33,17 +38,31 @@ from app.domain.enums import WebhookStatus, known
 from app.models.requests import WebhookInput, WebhookUpdate
 from app.models.webhooks import DeliveryLog, Webhook
 from app.sync import gc_on_loop
+from app.webhooks.bulk_replay import BulkReplay, ReplayProgress
+from app.webhooks.curl import curl_command
+from app.webhooks.endpoint import server_may_accept_private
+from app.webhooks.local_receiver import LocalReceiver, ReceivedRequest
 from app.webhooks.local_replay import replay_to_url
+from app.webhooks.raw_log import compact_body, json_lines, payload_of
 from ui.action_spec import ActionSpec
 from ui.panels.base import PanelPage
+from ui.panels.webhooks.archive_dialog import ArchiveDialog
+from ui.panels.webhooks.bulk_dialog import BulkReplayDialog
 from ui.panels.webhooks.dialogs import (
     LocalReplayDialog,
     SecretDialog,
     SignatureChecker,
     WebhookForm,
 )
-from ui.panels.webhooks.format import PAUSED_EXPLANATION, failures, status_text, when
+from ui.panels.webhooks.format import (
+    PAUSE_AT,
+    PAUSED_EXPLANATION,
+    failures,
+    status_text,
+    when,
+)
 from ui.panels.webhooks.list_model import BadgeDelegate, WebhookRole, WebhooksModel, events_text
+from ui.panels.webhooks.listen_dialog import ListenDialog
 from ui.panels.webhooks.log_detail import envelope_of
 from ui.panels.webhooks.logs_view import DeliveryLogsView
 from ui.widgets.alive import alive
@@ -58,6 +77,9 @@ LIST_FRESH_S = 10.0
 CHART_EVERY_S = 1.0
 """The chart is recomputed at most this often while rows keep arriving."""
 NEW = "new"  # write-gate key of "create a webhook"
+SHORT_WINDOW_PX = 700
+CHART_SHORT_PX = 90
+CHART_PX = 150
 
 
 class WebhooksPage(PanelPage):
@@ -74,6 +96,10 @@ class WebhooksPage(PanelPage):
         self.secret_dialog: SecretDialog | None = None
         self.checker: SignatureChecker | None = None
         self.local_dialog: LocalReplayDialog | None = None
+        self.bulk_dialog: BulkReplayDialog | None = None
+        self.archive_dialog: ArchiveDialog | None = None
+        self.listen_dialog: ListenDialog | None = None
+        self.receiver: LocalReceiver | None = None
         self._chart_task: asyncio.Task[Any] | None = None
         self._chart_dirty = False
         self._chart_at = 0.0
@@ -92,23 +118,45 @@ class WebhooksPage(PanelPage):
         self.checker_button.clicked.connect(self.open_checker)
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.clicked.connect(self.refresh)
+        self.listen_button = QPushButton("Listen locally…")
+        self.listen_button.setToolTip(
+            "A receiver on 127.0.0.1 that checks signatures with the selected webhook's secret"
+        )
+        self.listen_button.clicked.connect(self.open_listen)
+        self.archive_button = QPushButton("Delivery archive…")
+        self.archive_button.setToolTip(
+            "What is kept of every webhook's deliveries, and for how long"
+        )
+        self.archive_button.clicked.connect(self.open_archive)
         top = QHBoxLayout()
         top.addWidget(title)
         top.addStretch(1)
-        for button in (self.new_button, self.checker_button, self.refresh_button):
+        for button, name in (
+            (self.new_button, "New webhook"),
+            (self.checker_button, "Check a signature"),
+            (self.listen_button, "Listen locally"),
+            (self.archive_button, "Delivery archive"),
+            (self.refresh_button, "Refresh webhooks"),
+        ):
+            button.setAccessibleName(name)
             top.addWidget(button)
 
         self.model = WebhooksModel()
-        self.table = QTableView()
+        self.table = WebhooksTable()
         self.table.setModel(self.model)
         self.table.setItemDelegateForColumn(0, BadgeDelegate(self.table))
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
         self.table.setShowGrid(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # the endpoint's path shows
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # Long event lists are cut, not the endpoint (it read "dpo" at 1024 px).
+        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(5, 170)
+        header.setMinimumSectionSize(60)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.empty_label = QLabel(
             "No webhooks yet. Create one to have post events (created, scheduled, published, "
@@ -123,7 +171,7 @@ class WebhooksPage(PanelPage):
         self.endpoint_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.facts_label = QLabel()
         self.facts_label.setWordWrap(True)
-        self.facts_label.setStyleSheet("color: #374151;")
+        self.facts_label.setProperty("tone", "muted")  # coloured by the theme (style.qss)
         self.paused_box = QFrame()
         self.paused_box.setStyleSheet(
             "QFrame { background: #fef3c7; border: 1px solid #f59e0b; border-radius: 4px; }"
@@ -140,6 +188,8 @@ class WebhooksPage(PanelPage):
         self.toggle_button = QPushButton("Disable")
         self.test_button = QPushButton("Send test")
         self.rotate_button = QPushButton("Rotate secret…")
+        self.reveal_button = QPushButton("Reveal secret…")
+        self.reveal_button.clicked.connect(self.ask_reveal)
         self.delete_button = QPushButton("Delete…")
         self.edit_button.clicked.connect(self.open_edit)
         self.toggle_button.clicked.connect(self._toggle_clicked)
@@ -150,6 +200,7 @@ class WebhooksPage(PanelPage):
             self.edit_button,
             self.toggle_button,
             self.test_button,
+            self.reveal_button,
             self.rotate_button,
             self.delete_button,
         ]
@@ -163,6 +214,9 @@ class WebhooksPage(PanelPage):
         self.logs = DeliveryLogsView(self.tasks)
         self.logs.replayRequested.connect(self.ask_replay)
         self.logs.localReplayRequested.connect(self.open_local_replay)
+        self.logs.curlRequested.connect(self.copy_curl)
+        self.logs.exportRequested.connect(self.export_logs)
+        self.logs.bulkReplayRequested.connect(self.ask_bulk_replay)
         self.logs.reload_button.clicked.connect(self.refresh)
         detail_layout = QVBoxLayout(self.detail)
         detail_layout.setContentsMargins(0, 0, 0, 0)
@@ -171,6 +225,7 @@ class WebhooksPage(PanelPage):
         detail_layout.addWidget(self.paused_box)
         detail_layout.addLayout(actions)
         detail_layout.addWidget(self.test_label)
+        self.test_label.hide()  # shown with a ping's result (an empty line costs a short window)
         detail_layout.addWidget(self.chart)
         detail_layout.addWidget(self.logs, 1)
 
@@ -181,15 +236,57 @@ class WebhooksPage(PanelPage):
         upper_layout.addWidget(self.table)
         upper_layout.addWidget(self.empty_label)
         splitter.addWidget(upper)
-        splitter.addWidget(self.detail)
+        # In a short window the detail scrolls instead of squeezing the log to nothing.
+        self.detail_scroll = QScrollArea()
+        self.detail_scroll.setWidgetResizable(True)
+        self.detail_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.detail_scroll.setWidget(self.detail)
+        self.detail_scroll.setAccessibleName("Selected webhook")
+        self.logs.setMinimumHeight(260)
+        splitter.addWidget(self.detail_scroll)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 4)
         splitter.setSizes([150, 600])
+        splitter.setChildrenCollapsible(False)
+        # At least three webhooks in view, also in a 1024x640 window (it showed one).
+        rows = self.table.verticalHeader().defaultSectionSize()
+        self.table.setMinimumHeight(
+            self.table.horizontalHeader().sizeHint().height() + 3 * rows + 4
+        )
+        # The chart gives way first when the window is short (`resizeEvent`).
+        self.chart.setFixedHeight(CHART_PX)
+        self._name_controls()
         layout = QVBoxLayout(self.content)
         layout.setContentsMargins(16, 12, 16, 12)
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
         self._show_selected()
+
+    def _set_test_text(self, text: str) -> None:
+        self.test_label.setText(text)
+        self.test_label.setVisible(bool(text))
+
+    def _name_controls(self) -> None:
+        """Every control of the page has an accessible name (issue 17)."""
+        for widget, name in (
+            (self.table, "Webhooks"),
+            (self.edit_button, "Edit webhook"),
+            (self.toggle_button, "Enable or disable webhook"),
+            (self.test_button, "Send test ping"),
+            (self.reveal_button, "Reveal signing secret"),
+            (self.rotate_button, "Rotate signing secret"),
+            (self.delete_button, "Delete webhook"),
+            (self.paused_enable, "Enable the paused webhook again"),
+            (self.chart, "Deliveries of the last 7 days"),
+            (self.endpoint_label, "Endpoint"),
+            (self.facts_label, "Webhook facts"),
+            (self.paused_label, "Why the webhook is paused"),
+            (self.test_label, "Test ping result"),
+            (self.empty_label, "No webhooks"),
+            (self.logs.new_bar, "Show new deliveries"),
+            (self.logs.detail, "Delivery detail"),
+        ):
+            widget.setAccessibleName(name)
 
     def action_specs(self) -> list[ActionSpec]:
         def has_session() -> bool:
@@ -220,6 +317,78 @@ class WebhooksPage(PanelPage):
                 help="Verify a body, signature and secret",
             ),
             ActionSpec(
+                "webhooks.replay",
+                "Replay the selected delivery…",
+                lambda: self._with_log(self.ask_replay),
+                scope="webhooks",
+                enabled=lambda: self.selected is not None and self.logs.selected_log() is not None,
+                help="Ask the service to send the selected delivery again",
+            ),
+            ActionSpec(
+                "webhooks.replay_selected",
+                "Replay the selected deliveries…",
+                lambda: self.ask_bulk_replay(self.logs.selected_logs()),
+                scope="webhooks",
+                enabled=lambda: self.selected is not None and len(self.logs.selected_logs()) > 1,
+                help="Bulk replay: each selected delivery asked once",
+            ),
+            ActionSpec(
+                "webhooks.replay_local",
+                "Replay to local URL…",
+                lambda: self._with_log(self.open_local_replay),
+                scope="webhooks",
+                enabled=lambda: self.selected is not None and self.logs.selected_log() is not None,
+                help="Re-sign the selected delivery and POST it to your own receiver",
+            ),
+            ActionSpec(
+                "webhooks.enable",
+                "Enable webhook",
+                lambda: self.set_enabled(True),
+                scope="webhooks",
+                enabled=lambda: self._status_is(WebhookStatus.PAUSED, WebhookStatus.DISABLED),
+                help="Enable the selected webhook (clears its failure count)",
+            ),
+            ActionSpec(
+                "webhooks.disable",
+                "Disable webhook",
+                lambda: self.set_enabled(False),
+                scope="webhooks",
+                enabled=lambda: self._status_is(WebhookStatus.ENABLED, WebhookStatus.PAUSED),
+                help="Stop deliveries to the selected webhook",
+            ),
+            ActionSpec(
+                "webhooks.rotate",
+                "Rotate webhook secret…",
+                self.ask_rotate,
+                scope="webhooks",
+                enabled=lambda: self.selected is not None,
+                help="A new signing secret; the old one stops working at once",
+            ),
+            ActionSpec(
+                "webhooks.reveal",
+                "Reveal webhook secret…",
+                self.ask_reveal,
+                scope="webhooks",
+                enabled=lambda: self.selected is not None,
+                help="Show the signing secret for 30 seconds",
+            ),
+            ActionSpec(
+                "webhooks.delete",
+                "Delete webhook…",
+                self.ask_delete,
+                scope="webhooks",
+                enabled=lambda: self.selected is not None,
+                help="Delete the selected webhook (its archive stays on this computer)",
+            ),
+            ActionSpec(
+                "webhooks.archive",
+                "Delivery archive…",
+                self.open_archive,
+                scope="webhooks",
+                enabled=has_session,
+                help="Kept deliveries, their size and retention",
+            ),
+            ActionSpec(
                 "webhooks.refresh",
                 "Refresh webhooks",
                 self.refresh,
@@ -229,8 +398,24 @@ class WebhooksPage(PanelPage):
             ),
         ]
 
+    def _private_ok(self) -> bool:
+        session = self.session
+        return session is not None and server_may_accept_private(session.profile.base_url)
+
+    def _with_log(self, action: Callable[[DeliveryLog], None]) -> None:
+        log = self.logs.selected_log()
+        if log is not None:
+            action(log)
+
+    def _status_is(self, *statuses: WebhookStatus) -> bool:
+        webhook = self.selected
+        return webhook is not None and known(WebhookStatus, webhook.status) in statuses
+
     # -- loading ---
     def session_changed(self) -> None:
+        if self.receiver is not None and self.receiver.listening:
+            # The receiver held the old workspace's secret: it stops with it.
+            self.spawn(self.receiver.stop())
         self._listen(self.session)
         self.model.set_webhooks([])
         self.selected = None
@@ -239,7 +424,7 @@ class WebhooksPage(PanelPage):
         self._chart_task = None
         self.logs.model.set_source(None)
         self.chart.set_timeline(None)
-        self.test_label.setText("")
+        self._set_test_text("")
         self._show_selected()
 
     def _listen(self, session: WorkspaceSession | None) -> None:
@@ -339,7 +524,7 @@ class WebhooksPage(PanelPage):
         self._show_selected()
         if webhook is not None and previous is not None and previous.id == webhook.id:
             return  # same webhook re-read: keep the log where the user scrolled
-        self.test_label.setText("")
+        self._set_test_text("")
         session = self.session
         if webhook is None or session is None:
             self._watch()
@@ -376,6 +561,13 @@ class WebhooksPage(PanelPage):
             return
         shown = self.isVisible() and self.selected is not None and not self.showing_explanation()
         session.webhooks.watch(self.selected.id if shown and self.selected else None)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        # A short window (1024x640) keeps the log in view: the chart takes its smallest height.
+        # A fixed height otherwise: the bars never change height because a line of text (a
+        # ping's result, the paused box) came or went above them.
+        self.chart.setFixedHeight(CHART_SHORT_PX if self.height() < SHORT_WINDOW_PX else CHART_PX)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -419,6 +611,7 @@ class WebhooksPage(PanelPage):
     def _show_selected(self) -> None:
         webhook = self.selected
         self.detail.setVisible(webhook is not None)
+        self.detail_scroll.setVisible(webhook is not None)
         if webhook is None:
             return
         busy = self.gate.is_busy(webhook.id)
@@ -432,16 +625,16 @@ class WebhooksPage(PanelPage):
         if webhook.paused_at is not None:
             facts.append(f"Paused since: {when(webhook.paused_at)}")
         facts.append(f"Events: {events_text(webhook.events)}")
-        facts.append("Signing secret: whsec_•••••••• (shown only when created or rotated)")
+        facts.append("Signing secret: whsec_•••••••• (Reveal secret shows it for 30 s)")
         self.facts_label.setText(" · ".join(facts))
         paused = status is WebhookStatus.PAUSED
         self.paused_box.setVisible(paused)
         if paused:
             since = f" (since {when(webhook.paused_at)})" if webhook.paused_at else ""
-            self.paused_label.setText(
-                PAUSED_EXPLANATION.format(n=max(webhook.consecutive_failures, 5), since=since)
-            )
-        self.toggle_button.setText("Disable" if status is WebhookStatus.ENABLED else "Enable")
+            self.paused_label.setText(PAUSED_EXPLANATION.format(n=PAUSE_AT, since=since))
+        # Paused offers one Enable (in its box) and Disable here: paused -> disabled is allowed.
+        self.toggle_button.setText("Enable" if status is WebhookStatus.DISABLED else "Disable")
+        self.toggle_button.setAccessibleName(f"{self.toggle_button.text()} webhook")
         for button in [*self.action_buttons, self.paused_enable]:
             button.setEnabled(not busy)
         self.logs.replay_button.setEnabled(not busy and self.logs.selected_log() is not None)
@@ -466,7 +659,7 @@ class WebhooksPage(PanelPage):
     def open_create(self) -> None:
         if self.session is None:
             return
-        self.form = WebhookForm(self)
+        self.form = WebhookForm(self, allow_private=self._private_ok())
         self.form.submitted.connect(self._create)
         self.form.open()
 
@@ -479,7 +672,13 @@ class WebhooksPage(PanelPage):
         webhook = self.selected
         if webhook is None or self.session is None:
             return
-        form = WebhookForm(self, endpoint=webhook.endpoint, events=webhook.events, editing=True)
+        form = WebhookForm(
+            self,
+            endpoint=webhook.endpoint,
+            events=webhook.events,
+            editing=True,
+            allow_private=self._private_ok(),
+        )
         self.form = form
         form.submitted.connect(
             lambda endpoint, events: self.write(
@@ -536,7 +735,7 @@ class WebhooksPage(PanelPage):
     def _toggle_clicked(self) -> None:
         webhook = self.selected
         if webhook is not None:
-            self.set_enabled(known(WebhookStatus, webhook.status) is not WebhookStatus.ENABLED)
+            self.set_enabled(known(WebhookStatus, webhook.status) is WebhookStatus.DISABLED)
 
     def set_enabled(self, enabled: bool) -> None:
         webhook = self.selected
@@ -561,7 +760,7 @@ class WebhooksPage(PanelPage):
             return
         if self.write(webhook.id, self._test(webhook.id)) is not None:
             self.test_label.setStyleSheet("color: #4b5563;")
-            self.test_label.setText("Sending a signed webhook.test ping (up to 5 seconds)…")
+            self._set_test_text("Sending a signed webhook.test ping (up to 5 seconds)…")
 
     async def _test(self, webhook_id: str) -> None:
         session = self.session
@@ -570,7 +769,7 @@ class WebhooksPage(PanelPage):
             result = await session.client.webhooks.send_test(webhook_id)
         except ApiError as error:
             self.test_label.setStyleSheet("color: #b91c1c;")
-            self.test_label.setText(f"Test ping could not be sent: {error.message}")
+            self._set_test_text(f"Test ping could not be sent: {error.message}")
             if isinstance(error, ValidationFailed):
                 return  # the server's refusal is the answer, said above; there is no form
             raise
@@ -580,7 +779,7 @@ class WebhooksPage(PanelPage):
         verdict = "Receiver accepted the test ping" if result.success else "Test ping failed"
         detail = f" — {result.message}" if result.message else ""
         self.test_label.setStyleSheet(f"color: {'#166534' if result.success else '#b91c1c'};")
-        self.test_label.setText(
+        self._set_test_text(
             f"{verdict} ({answered}){detail}. Test pings are not logged and change no counters."
         )
 
@@ -659,6 +858,7 @@ class WebhooksPage(PanelPage):
         if self.selected is not None and self.selected.id == webhook_id:
             # The new queued row shows at once, then updates itself until it is decided.
             await session.webhooks.top_up(webhook_id)
+            self.logs.refresh_detail()
 
     def open_local_replay(self, log: DeliveryLog) -> None:
         webhook = self.selected
@@ -700,7 +900,246 @@ class WebhooksPage(PanelPage):
         if alive(dialog):
             dialog.show_result(await replay_to_url(url, envelope, secret))
 
+    # -- listen locally (issue 17 §7) ---
+    def open_listen(self) -> None:
+        webhook = self.selected
+        if webhook is None or self.session is None:
+            return
+        dialog = ListenDialog(self, webhook.endpoint)
+        receiver = LocalReceiver(functools.partial(_show_request, dialog))
+        self.listen_dialog, self.receiver = dialog, receiver
+        dialog.startRequested.connect(
+            lambda port: self.spawn(self._listen_on(dialog, receiver, webhook.id, port))
+        )
+        dialog.stopRequested.connect(lambda: self.spawn(self._stop_listening(dialog, receiver)))
+        # Not modal: the page stays usable (Send test, Replay to local URL) while it listens.
+        dialog.setModal(False)
+        dialog.show()
+
+    async def _listen_on(
+        self, dialog: ListenDialog, receiver: LocalReceiver, webhook_id: str, port: int
+    ) -> None:
+        session = self.session
+        assert session is not None
+        try:
+            # Read for this receiver and held in its memory only, until it stops.
+            secret = (await session.client.webhooks.get(webhook_id)).signing_secret
+            await receiver.start(port, secret)
+        except ApiError as error:
+            if alive(dialog):
+                dialog.show_failure(f"Could not read the webhook's secret: {error.message}")
+            return
+        except OSError as error:
+            if alive(dialog):
+                dialog.show_failure(f"Could not listen on port {port}: {error.strerror or error}")
+            return
+        if alive(dialog):
+            dialog.show_listening(receiver.url)
+        else:
+            await receiver.stop()
+
+    async def _stop_listening(self, dialog: ListenDialog, receiver: LocalReceiver) -> None:
+        await receiver.stop()
+        if alive(dialog):
+            dialog.show_listening("")
+
+    # -- the delivery archive (issue 17 §1) ---
+    def open_archive(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        dialog = ArchiveDialog(self)
+        self.archive_dialog = dialog
+        archive = session.webhooks.archive
+        dialog.retentionChosen.connect(lambda days: self.spawn(self._set_retention(dialog, days)))
+        dialog.removeRequested.connect(lambda webhook_id: self._ask_remove(dialog, webhook_id))
+        dialog.exportRequested.connect(
+            lambda webhook_id: self.export_logs(list(archive.all_logs(webhook_id)))
+        )
+        dialog.show_archive(archive.summary(), archive.retention_days())
+        dialog.open()
+
+    async def _set_retention(self, dialog: ArchiveDialog, days: int) -> None:
+        session = self.session
+        assert session is not None
+        archive = session.webhooks.archive
+        await archive.set_retention_days(days)
+        removed = await archive.prune(datetime.now(UTC))
+        session.messages.info(
+            f"Deliveries are kept {days} days"
+            + (f"; {removed:,} older ones removed." if removed else ".")
+        )
+        if alive(dialog):
+            dialog.show_archive(archive.summary(), archive.retention_days())
+
+    def _ask_remove(self, dialog: ArchiveDialog, webhook_id: str) -> None:
+        self.confirm_write(
+            f"archive:{webhook_id}",
+            "Remove archive",
+            "Remove every kept delivery of this deleted webhook from this computer? The service "
+            "no longer has them: this cannot be undone.",
+            "Remove",
+            lambda: self._remove_archive(dialog, webhook_id),
+        )
+
+    async def _remove_archive(self, dialog: ArchiveDialog, webhook_id: str) -> None:
+        session = self.session
+        assert session is not None
+        archive = session.webhooks.archive
+        removed = await archive.remove(webhook_id)
+        session.messages.info(f"{removed:,} archived deliveries removed.")
+        if alive(dialog):
+            dialog.show_archive(archive.summary(), archive.retention_days())
+
+    # -- bulk recovery (issue 17 §3) ---
+    def ask_bulk_replay(self, logs: list[DeliveryLog]) -> None:
+        webhook = self.selected
+        if webhook is None or self.session is None or not logs:
+            return
+        count = len(logs)
+        failed = sum(1 for log in logs if log.delivered_at is None)
+        self.confirm_write(
+            f"bulk:{webhook.id}",
+            f"Replay {count:,} deliveries",
+            f"Send {count:,} deliveries ({failed:,} of them not delivered) to {webhook.endpoint} "
+            "again?\n\nEach is asked once; the service queues a new signed delivery for each "
+            "(new ids, new log rows). The workspace's rate limit is respected, so this may take "
+            "a while; you can pause or cancel.",
+            f"Replay {count:,}",
+            lambda: self._bulk_replay(webhook, logs),
+        )
+
+    async def _bulk_replay(self, webhook: Webhook, logs: list[DeliveryLog]) -> None:
+        session = self.session
+        assert session is not None
+        dialog = BulkReplayDialog(self, len(logs), webhook.endpoint)
+        self.bulk_dialog = dialog
+        replay = BulkReplay(
+            session.client,
+            session.webhooks.archive,
+            webhook.id,
+            logs,
+            on_progress=functools.partial(_show_progress, dialog),
+        )
+        dialog.pauseRequested.connect(replay.pause)
+        dialog.resumeRequested.connect(replay.resume)
+        dialog.cancelRequested.connect(replay.cancel)
+        dialog.open()
+        try:
+            progress = await replay.run()
+        finally:
+            replay.cancel()
+        session.messages.info(progress.summary())
+        if self.selected is not None and self.selected.id == webhook.id:
+            await session.webhooks.top_up(webhook.id)
+            self.logs.refresh_detail()
+
+    # -- take a delivery elsewhere (issue 17 §4) ---
+    def copy_curl(self, log: DeliveryLog) -> None:
+        webhook = self.selected
+        if webhook is None or self.session is None:
+            return
+        body = compact_body(payload_of(log))
+        self.write(f"curl:{webhook.id}", self._copy_curl(webhook, body))
+
+    async def _copy_curl(self, webhook: Webhook, body: bytes) -> None:
+        session = self.session
+        assert session is not None
+        # Read just for this signature; the command carries the signature, never the secret.
+        secret = (await session.client.webhooks.get(webhook.id)).signing_secret
+        QGuiApplication.clipboard().setText(curl_command(webhook.endpoint, body, secret))
+        session.messages.info(
+            "curl command copied (signed with the webhook's secret; the secret is not in it)."
+            if secret
+            else "curl command copied without a signature: the server did not send the secret."
+        )
+
+    def export_logs(self, logs: list[DeliveryLog]) -> None:
+        if not logs or self.session is None:
+            return
+        path, _filter = QFileDialog.getSaveFileName(
+            self, "Export deliveries", "deliveries.jsonl", "JSON lines (*.jsonl)"
+        )
+        if path:
+            self.save_export(path, logs)
+
+    def save_export(self, path: str, logs: list[DeliveryLog]) -> bool:
+        session = self.session
+        assert session is not None
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(json_lines(logs))
+        except OSError as error:
+            session.messages.info(f"Could not save {path}: {error.strerror or error}")
+            return False
+        count = len(logs)
+        session.messages.info(f"{count:,} deliver{'y' if count == 1 else 'ies'} saved to {path}.")
+        return True
+
     # -- signature checker ---
     def open_checker(self) -> None:
-        self.checker = SignatureChecker(self)
-        self.checker.open()
+        webhooks = [(w.id, w.endpoint) for w in self.model.webhooks]
+        checker = SignatureChecker(self, webhooks)
+        checker.secretWanted.connect(lambda webhook_id: self._fill_secret(checker, webhook_id))
+        self.checker = checker
+        checker.open()
+
+    def _fill_secret(self, checker: SignatureChecker, webhook_id: str) -> None:
+        if self.session is not None:
+            self.write(f"secret:{webhook_id}", self._read_secret_into(checker, webhook_id))
+
+    async def _read_secret_into(self, checker: SignatureChecker, webhook_id: str) -> None:
+        session = self.session
+        assert session is not None
+        secret = (await session.client.webhooks.get(webhook_id)).signing_secret
+        if alive(checker):
+            checker.use_secret(secret or "")
+
+    # -- reveal the secret (issue 17 §5) ---
+    def ask_reveal(self) -> None:
+        webhook = self.selected
+        if webhook is None or self.session is None:
+            return
+        self.confirm_write(
+            f"reveal:{webhook.id}",
+            "Reveal signing secret",
+            f"Show the signing secret of {webhook.endpoint}?\n\nIt is read from the server, "
+            "shown for 30 seconds and written nowhere. Anyone who sees it can sign requests "
+            "your receiver will trust.",
+            "Reveal",
+            lambda: self._reveal(webhook.id),
+        )
+
+    async def _reveal(self, webhook_id: str) -> None:
+        session = self.session
+        assert session is not None
+        secret = (await session.client.webhooks.get(webhook_id)).signing_secret
+        if not secret:
+            session.messages.info("The server did not send this webhook's signing secret.")
+            return
+        self.secret_dialog = SecretDialog(self, secret, rotated=False, reveal=True)
+        self.secret_dialog.open()
+
+
+def _show_progress(dialog: BulkReplayDialog, progress: ReplayProgress) -> None:
+    if alive(dialog):
+        dialog.show_progress(progress)
+
+
+def _show_request(dialog: ListenDialog, request: ReceivedRequest) -> None:
+    if alive(dialog):
+        dialog.add_request(request)
+
+
+class WebhooksTable(QTableView):
+    """The webhooks list. The endpoint is what tells webhooks apart: in a narrow window the
+    columns the detail repeats give it their room ("Paused since" goes, "Events" narrows), so
+    it never reads "https://…" (seen at 1024 px)."""
+
+    NARROW_PX = 900
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        narrow = self.viewport().width() < self.NARROW_PX
+        self.setColumnHidden(4, narrow)
+        self.horizontalHeader().resizeSection(5, 110 if narrow else 170)

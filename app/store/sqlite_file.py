@@ -1,0 +1,91 @@
+"""Opening a SQLite file and migrating it by numbered steps: the one way both of Postdesk's
+files (the workspace cache, `schema.py`; the local file of drafts and outbox, `local_schema.py`)
+are opened.
+
+A schema is a tuple of steps; step N (1-based) moves `PRAGMA user_version` from N-1 to N in its
+own `BEGIN IMMEDIATE` transaction, so a crash between two steps leaves a file the next open
+simply continues to migrate, and two processes opening a new file at once do not both create
+the tables (the version is read again inside each write transaction). Append steps; never edit
+one that has shipped. A step is split into statements with `sqlite3.complete_statement`, so a
+trigger body or a ";" inside a string literal stays in its statement.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+TooNew = Callable[[int, int], BaseException]
+"""Builds the error for a file whose version is newer than the steps known: (found, known)."""
+
+
+def connect(path: Path | str, pragmas: Sequence[str] = ()) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit, never implicit), usable from
+    the worker threads that own it in turn, with `pragmas` (e.g. "synchronous = FULL") set."""
+    connection = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
+    try:
+        set_pragmas(connection, pragmas)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def set_pragmas(connection: sqlite3.Connection, pragmas: Sequence[str]) -> None:
+    for pragma in pragmas:
+        connection.execute(f"PRAGMA {pragma}")
+
+
+def schema_version(connection: sqlite3.Connection) -> int:
+    return int(connection.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(connection: sqlite3.Connection, steps: Sequence[str], too_new: TooNew) -> int:
+    """Bring the file to version `len(steps)`; running it again does nothing. Returns the version.
+
+    The connection must be in autocommit mode (`isolation_level=None`). A newer file raises
+    `too_new(found, known)` and is left unchanged.
+    """
+    known = len(steps)
+    while True:
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            version = schema_version(connection)
+            if version > known:
+                raise too_new(version, known)
+            if version == known:
+                connection.execute("COMMIT")
+                return version
+            for statement in split_statements(steps[version]):
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {version + 1}")
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+
+
+def split_statements(script: str) -> list[str]:
+    """The statements of `script`, each complete as SQLite parses it (a ";" inside a trigger
+    body or a string literal does not end one)."""
+    statements: list[str] = []
+    *pieces, rest = script.split(";")
+    buffer = ""
+    for piece in pieces:
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if not _blank(buffer):
+                statements.append(buffer.strip())
+            buffer = ""
+    rest = buffer + rest
+    if not _blank(rest):
+        raise ValueError(f"incomplete SQL statement in a migration: {rest.strip()[:60]}")
+    return statements
+
+
+def _blank(text: str) -> bool:
+    """Only blanks, ";" and `--` comment lines: nothing to execute."""
+    lines = (line.strip(" \t\r;") for line in text.splitlines())
+    return all(not line or line.startswith("--") for line in lines)

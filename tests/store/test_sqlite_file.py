@@ -1,0 +1,147 @@
+"""Opening and migrating a SQLite file (app/store/sqlite_file.py), the one mechanism behind the
+workspace cache and the local file of drafts and outbox."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.store import sqlite_file
+from app.store.local_schema import LOCAL_SCHEMA_VERSION
+from app.store.local_store import LocalStore, NewerLocalSchema
+from app.store.sqlite_file import migrate, schema_version, split_statements
+
+STEPS = (
+    # 1: a ";" inside a string literal and a trigger whose body holds statements of its own.
+    """
+    CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL DEFAULT 'a; b', edits INTEGER);
+    CREATE TABLE log (note_id INTEGER, said TEXT);
+    CREATE TRIGGER notes_logged AFTER UPDATE ON notes BEGIN
+        INSERT INTO log VALUES (new.id, 'changed; again');
+        UPDATE notes SET edits = coalesce(edits, 0) + 1 WHERE id = new.id;
+    END;
+    """,
+    # 2: two statements on one line, and a comment.
+    """
+    CREATE INDEX log_by_note ON log (note_id); INSERT INTO notes (id) VALUES (1);  -- seeded
+    """,
+)
+
+
+class Refused(Exception):
+    pass
+
+
+def refuse(found: int, known: int) -> Refused:
+    return Refused(f"{found} > {known}")
+
+
+def test_a_trigger_and_a_semicolon_in_a_string_stay_in_their_statements() -> None:
+    statements = split_statements(STEPS[0])
+    assert len(statements) == 3
+    assert "'a; b'" in statements[0]
+    assert statements[2].startswith("CREATE TRIGGER")
+    assert statements[2].endswith("END;")
+
+
+def test_statements_on_one_line_are_two() -> None:
+    assert len(split_statements(STEPS[1])) == 2
+
+
+@pytest.mark.parametrize(
+    "script", ["CREATE TABLE t (x", "CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 1;"]
+)
+def test_an_unfinished_statement_is_refused(script: str) -> None:
+    with pytest.raises(ValueError, match="incomplete SQL"):
+        split_statements(script)
+
+
+def test_migrating_runs_every_step_once_and_the_trigger_works(tmp_path: Path) -> None:
+    connection = sqlite_file.connect(tmp_path / "f.sqlite3", pragmas=("foreign_keys = ON",))
+    try:
+        assert migrate(connection, STEPS, refuse) == 2
+        assert migrate(connection, STEPS, refuse) == 2  # again: nothing to do
+        assert schema_version(connection) == 2
+        assert connection.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        connection.execute("UPDATE notes SET text = 'x' WHERE id = 1")
+        assert connection.execute("SELECT text, edits FROM notes").fetchall() == [("x", 1)]
+        assert connection.execute("SELECT said FROM log").fetchall() == [("changed; again",)]
+    finally:
+        connection.close()
+
+
+def test_a_file_stopped_between_steps_continues(tmp_path: Path) -> None:
+    connection = sqlite_file.connect(tmp_path / "f.sqlite3")
+    try:
+        assert migrate(connection, STEPS[:1], refuse) == 1
+        assert migrate(connection, STEPS, refuse) == 2
+        assert connection.execute("SELECT count(*) FROM notes").fetchone()[0] == 1
+    finally:
+        connection.close()
+
+
+def test_a_failing_step_leaves_the_previous_version_intact(tmp_path: Path) -> None:
+    broken = (*STEPS, "CREATE TABLE extra (x); INSERT INTO missing VALUES (1);")
+    connection = sqlite_file.connect(tmp_path / "f.sqlite3")
+    try:
+        with pytest.raises(sqlite3.OperationalError):
+            migrate(connection, broken, refuse)
+        assert schema_version(connection) == 2
+        assert not connection.in_transaction
+        names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        assert "extra" not in names
+    finally:
+        connection.close()
+
+
+def test_a_newer_file_is_refused_and_not_changed(tmp_path: Path) -> None:
+    connection = sqlite_file.connect(tmp_path / "f.sqlite3")
+    try:
+        migrate(connection, STEPS, refuse)
+        connection.execute("PRAGMA user_version = 7")
+        with pytest.raises(Refused, match="7 > 1"):
+            migrate(connection, STEPS[:1], refuse)
+        assert schema_version(connection) == 7
+    finally:
+        connection.close()
+
+
+def test_two_openers_of_a_new_file_create_it_once(tmp_path: Path) -> None:
+    path = tmp_path / "f.sqlite3"
+    errors: list[BaseException] = []
+    start = threading.Barrier(2)
+
+    def open_and_migrate() -> None:
+        connection = sqlite_file.connect(path)
+        try:
+            start.wait()
+            migrate(connection, STEPS, refuse)
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=open_and_migrate) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM notes").fetchone()[0] == 1
+
+
+def test_the_local_file_uses_it_and_refuses_a_newer_one(tmp_path: Path) -> None:
+    path = tmp_path / "local.sqlite3"
+    store = LocalStore.open(path)
+    store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == LOCAL_SCHEMA_VERSION
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with sqlite3.connect(path, isolation_level=None) as db:
+        db.execute(f"PRAGMA user_version = {LOCAL_SCHEMA_VERSION + 1}")
+    with pytest.raises(NewerLocalSchema):
+        LocalStore.open(path)
