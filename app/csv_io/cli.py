@@ -46,12 +46,8 @@ class _Target:
     name: str
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="postdesk import",
-        description="Import posts from a CSV file: one row = one batch, sent exactly once.",
-    )
-    parser.add_argument("file", type=Path, help="the CSV file")
+def add_workspace_arguments(parser: argparse.ArgumentParser) -> None:
+    """Which workspace a headless command talks to (`postdesk import`, `postdesk export`)."""
     parser.add_argument(
         "--base-url",
         help=f"the API address; the key is read from {ENV_API_KEY} (default: the current "
@@ -60,6 +56,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--server-timezone", default="UTC", help="the server's time zone with --base-url"
     )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="postdesk import",
+        description="Import posts from a CSV file: one row = one batch, sent exactly once.",
+    )
+    parser.add_argument("file", type=Path, help="the CSV file")
+    add_workspace_arguments(parser)
     parser.add_argument(
         "--timezone", help="zone of YYYY-MM-DD HH:MM times in the file (default: this computer's)"
     )

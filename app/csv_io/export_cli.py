@@ -16,10 +16,16 @@ from pathlib import Path
 
 from app.api import errors as e
 from app.api.client import ApiClient
-from app.csv_io.cli import USAGE_ERROR, _Target, _target, _UsageError, _zone
+from app.csv_io.cli import (
+    USAGE_ERROR,
+    _Target,
+    _target,
+    _UsageError,
+    _zone,
+    add_workspace_arguments,
+)
 from app.csv_io.export import export_posts
 from app.csv_io.format import local_zone
-from app.workspaces.key_vault import ENV_API_KEY
 from app.workspaces.profiles import ConfigError, write_atomically
 
 
@@ -29,14 +35,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Export every post of the workspace to a CSV file in the import's format.",
     )
     parser.add_argument("file", type=Path, help="the CSV file to write (replaced if it exists)")
-    parser.add_argument(
-        "--base-url",
-        help=f"the API address; the key is read from {ENV_API_KEY} (default: the current "
-        "workspace)",
-    )
-    parser.add_argument(
-        "--server-timezone", default="UTC", help="the server's time zone with --base-url"
-    )
+    add_workspace_arguments(parser)
     parser.add_argument(
         "--timezone", help="zone the times are written in (default: this computer's)"
     )

@@ -45,7 +45,6 @@ from ui.composer.state import ComposerState
 from ui.composer.workspace_data import WorkspaceData
 from ui.messages import Level, Message, MessageBridge, MessageScope
 from ui.tasks import TaskGroup
-from ui.widgets.confirm import ask
 
 if TYPE_CHECKING:
     from ui.session import WorkspaceSession
@@ -285,20 +284,9 @@ class ComposerPage(QWidget):
         *,
         asked: bool = False,
     ) -> None:
-        risk = self.save_failure.at_risk()
-        # With no drafts file to save into (or one that refuses), the text on screen is the
-        # only copy: another document would replace it for good, so ask first (issue 19 §2).
-        # A draft deleted or sent on purpose leaves with no drafts file attached: not asked.
-        attached = self.autosave.store is not None or self.save_failure.no_store
-        if risk is not None and attached and not asked:
-            self.question = ask(
-                self,
-                "Your text is not saved",
-                f"{risk}. Opening another post replaces it in this window and it would be "
-                "lost. Keep it with “Save to a file…” in the red bar first, or discard it.",
-                "Discard it and open",
-                lambda: self._switch_to(doc, draft_id, revision, original, asked=True),
-            )
+        reopen = lambda: self._switch_to(doc, draft_id, revision, original, asked=True)  # noqa: E731
+        if not asked and (box := self.save_failure.ask_before_replacing(reopen)) is not None:
+            self.question = box
             return
         pending = self.autosave.before_replace()
         if pending is not None:
@@ -382,8 +370,7 @@ class ComposerPage(QWidget):
             self.session.dataChanged.disconnect(self.data.reload)  # type: ignore[union-attr]
 
     async def shutdown(self) -> None:
-        """Save what is unsaved and close the drafts file if the page opened it (the app is
-        closing; the session stops the outbox and closes its own file)."""
+        """The app is closing: save what is unsaved, close the drafts file the page opened."""
         self.send_flow.stop()
         await self.drafts_controller.close()
         await self.tasks.cancel_all()
@@ -396,13 +383,11 @@ class ComposerPage(QWidget):
             self.messages.post(Message(text, level))
 
     def _save_failed(self, text: str) -> None:
-        # The bar above the text says it where the user types; the window's message once (a
-        # retry failing again is not news).
+        # The bar says it where the user types; the window says it once (a retry is not news).
         if not self.save_failure.repeats:
             self.messages.post(Message(text, Level.ERROR, topic=SAVE_FAILED_TOPIC))
 
     def _save_recovered(self, problem: str) -> None:
-        # Saving works again (e.g. the disk has room): the failure is no longer true.
         self.messages.withdraw(SAVE_FAILED_TOPIC)
         if self.status_line.text() == problem:
             self.status_line.clear()

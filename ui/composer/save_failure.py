@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
     QWidget,
 )
@@ -26,6 +27,7 @@ from app.store.rescue_copy import RescueFailed, write_rescue_copy
 from ui.composer.autosave import Autosaver
 from ui.quit_guard import quit_guard
 from ui.tasks import TaskGroup
+from ui.widgets.confirm import ask
 
 RETRY_MS = 5_000
 NOT_SAVED = "Not saved. "
@@ -150,10 +152,22 @@ class SaveFailureBar(QFrame):
         )
         return True
 
-    @property
-    def no_store(self) -> bool:
-        """No drafts file could be opened at all: the window is the only place of the text."""
-        return bool(self._no_store)
+    def ask_before_replacing(self, replace: Callable[[], object]) -> QMessageBox | None:
+        """With no drafts file that takes the text, the text on screen is its only copy: another
+        document would replace it for good, so ask first (the open question is returned; None:
+        nothing to ask). A draft deleted or sent on purpose leaves with no drafts file attached
+        to the autosave: not asked."""
+        risk = self.at_risk()
+        if risk is None or (self._autosave.store is None and not self._no_store):
+            return None
+        return ask(
+            self.window(),
+            "Your text is not saved",
+            f"{risk}. Opening another post replaces it in this window and it would be lost. "
+            "Keep it with “Save to a file…” in the red bar first, or discard it.",
+            "Discard it and open",
+            replace,
+        )
 
     # -- the quit guard's question ---
     def at_risk(self) -> str | None:
