@@ -58,6 +58,20 @@ def add_workspace_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def parse_command(
+    command: str, parser: argparse.ArgumentParser, argv: list[str]
+) -> argparse.Namespace | int:
+    """`argv` (with or without its leading command word) parsed; an int is the exit status
+    when there is nothing to run (0 after --help, `USAGE_ERROR` for bad arguments)."""
+    words = list(argv)
+    if words[:1] == [command]:
+        words = words[1:]
+    try:
+        return parser.parse_args(words)
+    except SystemExit as exc:
+        return USAGE_ERROR if exc.code not in (0, None) else 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="postdesk import",
@@ -85,13 +99,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     """Run the import; returns the exit status."""
-    args_list = list(argv)
-    if args_list[:1] == ["import"]:
-        args_list = args_list[1:]
-    try:
-        args = _parser().parse_args(args_list)
-    except SystemExit as exc:
-        return USAGE_ERROR if exc.code not in (0, None) else 0
+    args = parse_command("import", _parser(), argv)
+    if isinstance(args, int):
+        return args
     try:
         local_tz = _zone(args.timezone) if args.timezone else local_zone()
         target = _target(args.base_url, args.server_timezone)

@@ -23,6 +23,7 @@ from app.csv_io.cli import (
     _UsageError,
     _zone,
     add_workspace_arguments,
+    parse_command,
 )
 from app.csv_io.export import export_posts
 from app.csv_io.format import local_zone
@@ -44,13 +45,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     """Run the export; returns the exit status."""
-    args_list = list(argv)
-    if args_list[:1] == ["export"]:
-        args_list = args_list[1:]
-    try:
-        args = _parser().parse_args(args_list)
-    except SystemExit as exc:
-        return USAGE_ERROR if exc.code not in (0, None) else 0
+    args = parse_command("export", _parser(), argv)
+    if isinstance(args, int):
+        return args
     try:
         tz = _zone(args.timezone) if args.timezone else local_zone()
         target = _target(args.base_url, args.server_timezone)
