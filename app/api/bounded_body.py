@@ -94,7 +94,7 @@ def loads_bounded(content: bytes) -> Any:
     """`json.loads`, refusing data nested deeper than `MAX_JSON_DEPTH` with a message instead of
     a RecursionError (from the decoder or, later, from whatever walks the data). Raises
     ValueError for what is not JSON."""
-    if _DEEP_RUN.search(content) is not None:
+    if _DEEP_RUN.search(content.translate(None, _NOT_A_BRACKET)) is not None:
         raise BodyRefused(f"its data is nested more than {MAX_JSON_DEPTH} levels deep")
     try:
         return json.loads(content)
@@ -102,9 +102,11 @@ def loads_bounded(content: bytes) -> Any:
         raise BodyRefused(f"its data is nested more than {MAX_JSON_DEPTH} levels deep") from None
 
 
-# A run of opening brackets (a regular expression runs at C speed; a byte-by-byte scan of every
-# page in Python would cost the sync milliseconds a page). Starting with a plain bracket class
-# lets the engine skip to the next bracket instead of trying a group at every byte: ~3x faster
-# on a posts page, where this ran longer than the decode it guards. Deep nesting that
-# interleaves keys is caught by the decoder's own recursion guard above.
-_DEEP_RUN = re.compile(rb"[\[{](?:\s*[\[{]){%d}" % MAX_JSON_DEPTH)
+# Nesting is a run of opening brackets once everything but brackets is left out: keys, values
+# and whitespace between them do not end a level, only a closing bracket does. Dropping the rest
+# first (`bytes.translate`, C speed) leaves ~2 % of a posts page to search, so the check costs
+# ~0.02 ms a page instead of the ~0.2 ms a regular expression over the whole body took (it ran
+# longer than the decode it guards). Brackets inside strings count too: a text of 200 opening
+# brackets in a row is refused with the rest, which no real answer holds.
+_NOT_A_BRACKET = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_DEEP_RUN = re.compile(rb"[\[{]{%d}" % (MAX_JSON_DEPTH + 1))

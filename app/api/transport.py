@@ -29,6 +29,7 @@ import httpx
 from app.api import errors as e
 from app.api import routes
 from app.api.bounded_body import ACCEPT_ENCODING, BodyRefused, loads_bounded, read_bounded
+from app.api.connection_pool import PooledTransport
 from app.api.rate_gate import RateGate
 from app.api.retry import (
     SYSTEM_CLOCK,
@@ -95,6 +96,12 @@ def _key_problem(api_key: str) -> str | None:
     return None
 
 
+POOL_LIMITS = httpx.Limits(max_connections=64, max_keepalive_connections=32, keepalive_expiry=5.0)
+"""As many connections kept for reuse as a sync keeps pages in flight (`SyncService`'s cap):
+fewer, and each page past them opened a new connection (on HTTPS, round trips and a TLS
+handshake each)."""
+
+
 class Transport:
     """One long-lived `httpx.AsyncClient` plus the retry and error rules above."""
 
@@ -157,15 +164,15 @@ class Transport:
     async def _http(self) -> httpx.AsyncClient:
         async with self._client_lock:
             if self._client is None:
-                verify: ssl.SSLContext | bool = True
-                if self._custom_transport is None:
-                    verify = await asyncio.to_thread(shared_ssl_context)
+                transport = self._custom_transport
+                if transport is None:
+                    context = await asyncio.to_thread(shared_ssl_context)
+                    transport = PooledTransport(context, POOL_LIMITS)
                 self._client = httpx.AsyncClient(
                     base_url=self._base,
                     headers=self._headers,
                     timeout=httpx.Timeout(self._timeout),
-                    transport=self._custom_transport,
-                    verify=verify,
+                    transport=transport,
                     follow_redirects=False,
                 )
             return self._client

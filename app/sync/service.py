@@ -82,7 +82,7 @@ class SyncService:
         *,
         on_state: Callable[[SyncState], None],
         on_changed: Callable[[CacheChange], None],
-        concurrency: int = 16,  # a cap: the walk keeps in flight what pays off (`Pace`)
+        concurrency: int = 32,  # a cap: the walk keeps in flight what pays off (`Pace`)
         retry_base: float = 2.0,
         retry_max: float = 300.0,
         clock: Clock | None = None,

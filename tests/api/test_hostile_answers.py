@@ -89,3 +89,20 @@ async def test_the_tls_setup_is_built_once_and_off_the_calling_thread(
                 await api.workspace.workspace()
     assert len(built_on) == 1
     assert built_on[0] != threading.get_ident()
+
+
+def _nested(levels: int) -> bytes:
+    """`levels` objects inside each other, each opened after a key and a value (not a bare run
+    of brackets), as a server serialising a deep structure writes them."""
+    return b'{"a": 1, "b": ' * (levels - 1) + b'{"a": 1}' + b"}" * (levels - 1)
+
+
+def test_the_depth_limit_is_exact_and_sees_through_keys_between_levels() -> None:
+    from app.api.bounded_body import MAX_JSON_DEPTH, loads_bounded
+
+    assert loads_bounded(_nested(MAX_JSON_DEPTH))["a"] == 1
+    with pytest.raises(BodyRefused, match=r"nested more than 200 levels deep"):
+        loads_bounded(_nested(MAX_JSON_DEPTH + 1))
+    # Many levels opened and closed one after another are not depth.
+    siblings = b"[" + b",".join([b'{"x": [{"y": []}]}'] * 5000) + b"]"
+    assert len(loads_bounded(siblings)) == 5000
