@@ -102,6 +102,10 @@ fewer, and each page past them opened a new connection (on HTTPS, round trips an
 handshake each)."""
 
 
+class _HeldBack(Exception):
+    """A request stopped before its first byte because the workspace is rate limited now."""
+
+
 class Transport:
     """One long-lived `httpx.AsyncClient` plus the retry and error rules above."""
 
@@ -215,6 +219,9 @@ class Transport:
             await self._pass_rate_gate()
             try:
                 response = await self._exchange(method, path, params, json_body, files)
+            except _HeldBack:
+                attempt -= 1  # nothing was sent: not an attempt
+                continue  # the gate at the top of the loop waits
             except BodyRefused as refused:
                 raise self._refused(method, path, refused) from None
             except TimeoutError:
@@ -267,10 +274,18 @@ class Transport:
             params=dict(params) if params else None,
             json=json_body,
             files=dict(files) if files else None,
+            extensions={"trace": self._last_look},
         )
         async with asyncio.timeout(self._deadline_for(files)):
             response = await client.send(request, stream=True)
             self.server_clock.observe_date(response.headers.get("date"))
+            if response.status_code == 429 and not routes.is_audio_lookup(path):
+                # Held now, before the body is read: requests about to be written check the
+                # gate (`_last_look`) and must see this one. `request` holds it again with the
+                # whole answer (the longer wait is kept).
+                said = parse_retry_after(response.headers)
+                if said is not None:
+                    self.rate_gate.hold(said, retry_after_said(response.headers))
             try:
                 if response.is_stream_consumed:  # answered from memory (a mock transport)
                     body = await read_bounded(_one(response.content), "")
@@ -320,6 +335,15 @@ class Transport:
         log.info("Retrying in %.1f s after: %s", delay, error.message)
         if self.on_retry is not None:
             self.on_retry(attempt, delay, error)
+
+    async def _last_look(self, event: str, _info: dict[str, Any]) -> None:
+        """httpcore's trace hook: called just before a request's first byte is written. A
+        request passes the gate at the top of `request`, then may wait for a connection while
+        other answers come in; with 32 pages in flight, 85 of 253 requests were written up to
+        0.14 s after a 429 had reached us (counted at the socket). A 429 that arrived meanwhile
+        stops it here, unsent, and it goes back to the gate."""
+        if event.endswith("send_request_headers.started") and self.rate_gate.wait_remaining():
+            raise _HeldBack
 
     async def _pass_rate_gate(self) -> None:
         remaining = self.rate_gate.wait_remaining()

@@ -598,6 +598,11 @@ class OddServer:
         else:
             data = json.dumps(answer.body, ensure_ascii=False).encode()
             headers.setdefault("Content-Type", "application/json")
+        if is_429:
+            # Before a byte leaves: a client may read the answer and start its wait before this
+            # thread runs again (32 connections, one GIL), and the wait is then measured from a
+            # later moment than the client's, calling a request that waited the full second early.
+            self.traffic.gave_429()
         req.send_response(answer.status)
         for name, value in headers.items():
             req.send_header(name, value)
@@ -611,8 +616,6 @@ class OddServer:
                 req.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             return  # the client gave up on a trickle: that is the point
-        if is_429:
-            self.traffic.gave_429()
 
 
 def parse_modes(values: list[str]) -> set[str]:

@@ -30,6 +30,7 @@ from ui.messages import Banner, Message, MessageBridge
 from ui.sections import SECTIONS
 from ui.shell.page_contract import KeepsClear
 from ui.shell.status import (
+    NOT_CONNECTED,
     SYNC_TOOLTIP,
     connection_text,
     last_sync_text,
@@ -146,7 +147,8 @@ class MainWindow(QMainWindow):
             bar.addMenu(f"&{name}").setObjectName(f"menu{name}")
 
         self.workspace_label = QLabel("No workspace")
-        self.connection_label = QLabel("Connecting…")
+        # "Connecting…" only once a workspace is opened: a first run has nothing to connect to.
+        self.connection_label = QLabel(NOT_CONNECTED)
         self.sync_label = QLabel("Never synced")
         # Shown only while a server's Retry-After holds the workspace (issue 19 §3).
         self.retry_now_button = QPushButton("Retry now")
@@ -245,6 +247,8 @@ class MainWindow(QMainWindow):
         self.workspace_label.setText(workspace_text(name, base_url))
         self.workspace_label.setToolTip(clear_text_warning(base_url))
         self.setWindowTitle(f"{name} — Postdesk")
+        if self._last_state is None and self.connection_label.text() == NOT_CONNECTED:
+            self._show_connection()
 
     def show_sync_state(self, state: SyncState | None) -> None:
         self._last_state = state

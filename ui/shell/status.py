@@ -35,6 +35,8 @@ _KIND_TEXT = {
     "unexpected": "Sync failed",
 }
 _KEEPS_SAVED_DATA = ("offline", "error")
+NOT_CONNECTED = "Not connected"
+"""Before any workspace is opened (a first run, the welcome dialog)."""
 SHOWING_SAVED = " — showing saved data"
 NOTHING_SAVED = " — nothing saved yet"
 CLOCK_DIFFERS = " — server clock differs"

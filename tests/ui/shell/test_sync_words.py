@@ -101,3 +101,15 @@ def test_a_rate_limit_wait_counts_down(qtbot: QtBot) -> None:
     main.show_sync_state(SyncState("idle", "Up to date.", last_sync_at=datetime.now(UTC)))
     assert not main.countdown.isActive()
     assert main.connection_label.text() == "Online"
+
+
+def test_no_workspace_is_not_connected_and_an_opened_one_is_connecting(qtbot: QtBot) -> None:
+    """A first run (the welcome dialog, nothing opened) said "No workspace · Connecting…"."""
+    main = MainWindow(MessageBridge())
+    qtbot.addWidget(main)
+    assert main.connection_label.text() == "Not connected"
+    main.set_workspace_name("Acme", "https://example.com/api")
+    assert main.connection_label.text() == "Connecting…"
+    main.show_sync_state(SyncState("idle", "Up to date.", last_sync_at=datetime.now(UTC)))
+    main.set_workspace_name("Acme renamed", "https://example.com/api")
+    assert main.connection_label.text() == "Online"
