@@ -6,7 +6,7 @@ RUN_STAMP  := $(VENV)/.run-installed
 TEST_STAMP := $(VENV)/.test-installed
 
 
-.PHONY: run test lint bench fmt clean mutate dist install-desktop uninstall-desktop
+.PHONY: run test lint bench fmt clean mutate dist install-desktop uninstall-desktop a11y-check
 
 $(BIN)/python:
 	@echo "Postdesk: creating $(VENV) (first run only; the whole set-up takes about two minutes)"
@@ -41,6 +41,11 @@ test: $(TEST_STAMP) lint
 
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/bench -p no:randomly -s
+
+# What a screen reader gets over AT-SPI from the live demo (needs xvfb, xdotool, at-spi2-core,
+# dbus-x11, python3-gi, gir1.2-atspi-2.0; docs/notes/accessibility_atspi.md).
+a11y-check: $(TEST_STAMP)
+	POSTDESK_ATSPI=1 QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest tests/ui/test_atspi_walk.py -p no:randomly
 
 MUTATE_STAMP := $(VENV)/.mutate-installed
 $(MUTATE_STAMP): $(TEST_STAMP)

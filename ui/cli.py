@@ -30,6 +30,7 @@ def _iso_date(text: str) -> date:
 
 
 def _version() -> str:
+    # importlib.metadata is not loaded before the first paint; only --version pays for it
     from importlib.metadata import PackageNotFoundError, version
 
     try:

@@ -16,6 +16,8 @@ from typing import NamedTuple
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from app.store import CacheError
+
 log = logging.getLogger(__name__)
 
 Callback = Callable[[], None]
@@ -49,16 +51,13 @@ CACHE_HINT = (
 def expected(error: BaseException) -> bool:
     """Errors the user is told about in words, without a traceback in the log: the API's
     answers and a local cache that cannot be read or written."""
-    from app.api.errors import ApiError
-    from app.store import CacheError
+    from app.api.errors import ApiError  # app.api stays out of the first paint (startup guard)
 
     return isinstance(error, ApiError | CacheError)
 
 
 def message_for_error(error: BaseException) -> Message:
     """Server message + what to do next; never the raw traceback."""
-    from app.store import CacheError
-
     if isinstance(error, CacheError):
         return Message(text=str(error), level=Level.ERROR, hint=CACHE_HINT, topic="cache")
     text = getattr(error, "message", None) or str(error) or type(error).__name__

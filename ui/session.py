@@ -20,6 +20,9 @@ Webhook health is the session's too (`webhooks`, a `WebhookMonitor`): `start()` 
 of `/webhooks` (every minute, page shown or not: the notifier's "webhook paused" depends on it)
 and of the delivery log on screen, kept in the drafts file; `close()` ends it. Pages and the
 notifier read it and listen to `webhooksChanged` / `webhooksUnavailable` / `deliveryLogsChanged`.
+
+Post images for thumbnails are downloaded by the session's `thumbnail_cache` (app/media) into the
+workspace's cache folder: `start()` runs its downloads, `close()` cancels them.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.api.client import ApiClient
 from app.api.errors import ApiError, NotFound, OutcomeUnknown, RateLimited
+from app.media.thumbnail_cache import ThumbnailCache
 from app.models import Post, SocialAccountSummary
 from app.store import CacheChange, WorkspaceCache
 from app.store.delivery_logs import DeliveryArchive
@@ -96,6 +100,10 @@ class WorkspaceSession(QObject):
         self._last_writes: set[asyncio.Task[Any]] = set()
         self._webhooks: WebhookMonitor | None = None
         self._webhooks_running = False
+        self.thumbnail_cache = ThumbnailCache(
+            (paths or Paths()).cache_dir / "thumbnails" / profile.id
+        )
+        self._thumbnails_running = False
         self.client = ApiClient(profile.base_url, api_key, server_tz=profile.server_tz)
         self.state: SyncState | None = None
         self._tasks = TaskGroup(messages.error)
@@ -168,6 +176,7 @@ class WorkspaceSession(QObject):
     def start(self) -> None:
         self.start_outbox()
         self.start_webhooks()
+        self.start_thumbnails()
         self._tasks.spawn(self._run())
 
     def start_outbox(self) -> OutboxService | None:
@@ -261,6 +270,12 @@ class WorkspaceSession(QObject):
             self._webhooks_running = True
             self._tasks.spawn(self.webhooks.run())
 
+    def start_thumbnails(self) -> None:
+        """Download post images asked for by the calendar until `close()`; `start()` does it."""
+        if not self.closed and not self._thumbnails_running:
+            self._thumbnails_running = True
+            self._tasks.spawn(self.thumbnail_cache.run())
+
     def _local_file(self) -> LocalStore | None:
         """The drafts file, given or opened now (once: None, and said once, when it cannot be)."""
         if self.local_store is None and not self.local_store_problem and not self.closed:
@@ -295,6 +310,7 @@ class WorkspaceSession(QObject):
             await asyncio.wait(self._last_writes, timeout=LAST_WRITES_GRACE_S)
         if self._webhooks is not None:
             await self._webhooks.aclose()
+        await self.thumbnail_cache.aclose()
         await self.client.aclose()
         await self.cache.aclose()
         if self._owns_local_store and self.local_store is not None:

@@ -19,10 +19,10 @@ from app.domain.naming import account_label, shown_name
 if TYPE_CHECKING:
     from app.models import Post, PostPlatform
 
-CARD_VERSION = 3
+CARD_VERSION = 4
 """2: published_at (a post published now has no scheduled_at). 3: a JSON array, not an object:
 the start reads ~1,300 cards before its first paint, and without the keys they parse ~30 %
-faster (~2 ms there)."""
+faster (~2 ms there). 4: thumb_url, the post's first image (`thumb_url_of`), last."""
 NO_TEXT = "(no text)"
 
 
@@ -70,6 +70,7 @@ class PostCard(NamedTuple):
     account_ids: tuple[str, ...]  # likewise
     labels: tuple[CardLabel, ...]
     published_at: datetime | None = None  # aware, UTC
+    thumb_url: str | None = None  # the post's first image (`thumb_url_of`), for thumbnails
 
     @property
     def calendar_at(self) -> datetime | None:
@@ -86,6 +87,30 @@ def _account_text(primary: PostPlatform | None, destinations: int) -> str:
     handle = primary.display_username or (account.username if account else None)
     text = name or (f"@{handle}" if handle else "") or primary.platform
     return f"{text} +{destinations - 1}" if destinations > 1 else text
+
+
+def is_image(kind: object, mime_type: object) -> bool:
+    """A media item the calendar can show as a thumbnail: typed `image`, or untyped (the
+    payloads' "unclassified") with an image MIME type. Videos and documents never: the spec
+    gives them no poster or preview URL."""
+    if kind is not None:
+        return kind == "image"
+    return isinstance(mime_type, str) and mime_type.lower().startswith("image/")
+
+
+def is_web_url(url: object) -> bool:
+    """Only `http`/`https` addresses are ever fetched (DESIGN.md); the check here is the cheap
+    one the cache's schema step 6 repeats in SQL, the downloader checks the rest."""
+    return isinstance(url, str) and url[:8].lower().startswith(("http://", "https://"))
+
+
+def thumb_url_of(post: Post) -> str | None:
+    """The URL of the post's first image, wherever it stands among its media; None without one.
+    (Schema step 6 in `app.store.schema` computes the same from a stored body: keep them equal.)"""
+    for item in post.media:
+        if is_image(item.type, item.mime_type) and is_web_url(item.url):
+            return item.url
+    return None
 
 
 def card_of(post: Post) -> PostCard:
@@ -110,6 +135,7 @@ def card_of(post: Post) -> PostCard:
             CardLabel(label.id, shown_name(label.name), label.color) for label in post.labels
         ),
         published_at=None if post.published_at is None else post.published_at.astimezone(UTC),
+        thumb_url=thumb_url_of(post),
     )
 
 
@@ -139,6 +165,7 @@ def card_to_json(card: PostCard) -> str:
             card.networks,
             card.account_ids,
             [[label.id, label.name, label.color] for label in card.labels],
+            card.thumb_url,
         ],
         ensure_ascii=False,
         separators=(",", ":"),
@@ -152,10 +179,11 @@ class StaleCard(ValueError):
 def card_from_json(text: str) -> PostCard:
     try:
         data: Any = json.loads(text)
-        # Older cards (objects, versions 1 and 2) were made arrays by the cache's schema step 5.
+        # Older cards (objects, versions 1 and 2) were made arrays by the cache's schema step 5,
+        # and arrays of version 3 got their thumbnail by step 6.
         if not (isinstance(data, list) and data and data[0] == CARD_VERSION):
             raise StaleCard("not a card of this version")
-        _, post_id, status, at, out, summary, platform, account, networks, ids, labels = data
+        _, post_id, status, at, out, summary, platform, account, networks, ids, labels, thumb = data
         return PostCard(
             post_id,
             status,
@@ -167,6 +195,7 @@ def card_from_json(text: str) -> PostCard:
             tuple(ids),
             tuple([CardLabel(*label) for label in labels]) if labels else (),
             None if out is None else datetime.fromisoformat(out).astimezone(UTC),
+            thumb if isinstance(thumb, str) else None,
         )
     except StaleCard:
         raise

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import os
 import sys
 from dataclasses import dataclass
@@ -193,8 +194,6 @@ def _adopt_earlier_record(paths: Paths, url: str, outbox: Path) -> None:
     """Earlier versions kept the `--base-url` imports in a file of their own, which the window
     never saw. When the workspace has no outbox file yet, that file becomes it (moved, never
     copied or dropped), so rows imported then still count as imported."""
-    import hashlib
-
     digest = hashlib.sha256(url.encode()).hexdigest()[:16]
     earlier = paths.data_dir / "imports" / f"{digest}.local.sqlite3"
     if outbox.exists() or not earlier.exists():

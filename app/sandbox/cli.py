@@ -22,6 +22,7 @@ from app.sandbox.engine import DEFAULT_RETRY_DELAY, SandboxEngine
 from app.sandbox.fault_injection import FailAfterCommit, parse_rate
 from app.sandbox.host_check import check_host
 from app.sandbox.http_support import SandboxSettings
+from app.sandbox.schema import NewerSandboxFile
 from app.sandbox.seed import DEMO_API_KEY, ensure_admin_key, is_seeded, seed
 from app.sandbox.server import API_PREFIX, create_app
 from app.sandbox.serving import LoopbackServer, base_url, bind
@@ -105,7 +106,11 @@ def main(argv: list[str] | None = None) -> int:
     admin_key = os.environ.get(KEY_ENV) or args.api_key or DEMO_API_KEY
     with tempfile.TemporaryDirectory(prefix="postdesk-sandbox-") as scratch:
         db_path = args.db or Path(scratch) / "sandbox.db"
-        store = SandboxStore(db_path)
+        try:
+            store = SandboxStore(db_path)
+        except NewerSandboxFile as refused:
+            print(f"sandbox: {db_path}: {refused}", file=sys.stderr)
+            return 2
         try:
             sock = bind(args.host, args.port)
             origin = base_url(sock)

@@ -2,7 +2,19 @@
 
 JSON-valued columns hold compact JSON text. `rowid` breaks ties between rows created within the
 same second, so orderings stay deterministic.
+
+Migrated by numbered steps (`STEPS`, through `app/store/sqlite_file.py`, like the app's own
+files): append a step, never edit one that has shipped. Files written before the steps existed
+carry `user_version` 0 with their tables already there; `adopt_unnumbered` brings them to step
+1's shape once (missing columns added, missing tables and indexes created) and they continue
+from there. That is why step 1 says `IF NOT EXISTS`: adoption runs it over such a file.
 """
+
+from __future__ import annotations
+
+import sqlite3
+
+from app.store.sqlite_file import split_statements
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS workspaces (
@@ -263,13 +275,54 @@ CREATE TABLE IF NOT EXISTS sandbox_meta (
 );
 """
 
-# Columns added after the first release: a reused `--db` file gains them on open.
+# Columns that files written before the numbered steps may lack (they were added one by one
+# while each open diffed `PRAGMA table_info`); adoption adds them before step 1's indexes.
 ADDED_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("social_accounts", "publish_failure", "TEXT"),
     ("webhook_logs", "next_attempt_at", "TEXT"),
     ("webhook_logs", "replay", "INTEGER NOT NULL DEFAULT 0"),
 )
-# Created after ADDED_COLUMNS ran, since older files lack the column it indexes.
+# Last in step 1: in an adopted file the column it indexes exists only once ADDED_COLUMNS ran.
 LATE_INDEXES = """
 CREATE INDEX IF NOT EXISTS webhook_logs_due ON webhook_logs (next_attempt_at);
 """
+
+STEPS: tuple[str, ...] = (
+    # 1: every table as the sandbox had them when files started carrying a version.
+    SCHEMA + LATE_INDEXES,
+)
+SCHEMA_VERSION = len(STEPS)
+
+
+class NewerSandboxFile(Exception):
+    """The `--db` file was written by a newer sandbox; it is left as it is."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(
+            f"this database file was written by a newer sandbox (schema version {found}; "
+            f"this one knows up to {known}); it was left unchanged. Use a newer sandbox, or "
+            "another --db file."
+        )
+
+
+def adopt_unnumbered(connection: sqlite3.Connection) -> int:
+    """A file at version 0 with tables in it was written before the numbered steps: give it
+    the columns it lacks, then run step 1 (only what is missing is created) and call it 1. An
+    empty file returns 0 and is built by step 1 like any new one."""
+    tables = {
+        row[0]
+        for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    }
+    if not tables:
+        return 0
+    for table, column, declaration in ADDED_COLUMNS:
+        if table not in tables:
+            continue  # step 1 creates it whole
+        present = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
+        if column not in present:
+            connection.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+    for statement in split_statements(STEPS[0]):
+        connection.execute(statement)
+    return 1

@@ -27,8 +27,11 @@ from app.sandbox import (
 from app.sandbox.clock import Clock, system_clock, to_db
 from app.sandbox.db import Db, dumps, loads, new_id
 from app.sandbox.networks import network
-from app.sandbox.schema import ADDED_COLUMNS, LATE_INDEXES, SCHEMA
+from app.sandbox.schema import STEPS, NewerSandboxFile, adopt_unnumbered
 from app.sandbox.webhook_rules import EVENT_NAMES
+from app.store import sqlite_file
+
+PRAGMAS = ("journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON")
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,8 @@ class OutboxEvent:
 
 class SandboxStore:
     def __init__(self, db_path: Path, *, now: Clock | None = None) -> None:
+        """Opens (or creates) the file and brings it to the latest schema; `NewerSandboxFile`
+        when a newer sandbox wrote it."""
         self.clock: Clock = now or system_clock
         self.media_base_url = "http://127.0.0.1/storage"
         # Flip to make the audio search answer 502 as if Instagram failed upstream.
@@ -51,22 +56,13 @@ class SandboxStore:
         self.id_factory: Callable[[], str] = new_id
         self._lock = threading.RLock()
         self._depth = 0
-        self._conn = sqlite3.connect(
-            str(db_path), check_same_thread=False, isolation_level=None, timeout=10
-        )
+        self._conn = sqlite_file.connect(db_path, PRAGMAS)
+        try:
+            sqlite_file.migrate(self._conn, STEPS, NewerSandboxFile, adopt_unnumbered)
+        except BaseException:
+            self._conn.close()
+            raise
         self._conn.row_factory = sqlite3.Row
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute("PRAGMA foreign_keys=ON")
-        self._conn.executescript(SCHEMA)
-        self._add_missing_columns()
-
-    def _add_missing_columns(self) -> None:
-        for table, column, declaration in ADDED_COLUMNS:
-            present = {r["name"] for r in self._conn.execute(f"PRAGMA table_info({table})")}
-            if column not in present:
-                self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
-        self._conn.executescript(LATE_INDEXES)
 
     # -- plumbing -------------------------------------------------------------------------
 

@@ -98,6 +98,29 @@ MIGRATIONS: tuple[str, ...] = (
         AND json_type(card, '$.labels') = 'array';
     UPDATE posts SET card = NULL WHERE card NOT GLOB '[[]3,*';
     """,
+    # 6: cards of version 4 end with the post's first image (`thumb_url_of` in
+    # `app.calendar.post_card`: the first media item typed `image`, or untyped with an image
+    # MIME type, whose URL is http(s)), found here in the stored body, so an upgraded cache
+    # shows thumbnails at its first paint, before any sync. A body that is not JSON gives none.
+    """
+    UPDATE posts SET card = json_insert(json_replace(card, '$[0]', 4), '$[#]', (
+            SELECT CASE WHEN m.type = 'object' THEN json_extract(m.value, '$.url') END
+            FROM json_each(CASE WHEN json_valid(posts.body)
+                AND json_type(posts.body, '$.media') = 'array' THEN posts.body ELSE '[]' END,
+                CASE WHEN json_valid(posts.body)
+                AND json_type(posts.body, '$.media') = 'array' THEN '$.media' ELSE '$' END) AS m
+            WHERE CASE WHEN m.type <> 'object' THEN 0
+                WHEN json_type(m.value, '$.url') IS NOT 'text' THEN 0
+                WHEN NOT (lower(substr(json_extract(m.value, '$.url'), 1, 8)) GLOB 'http://*'
+                    OR lower(substr(json_extract(m.value, '$.url'), 1, 8)) GLOB 'https://*') THEN 0
+                WHEN json_type(m.value, '$.type') IN ('null') OR json_type(m.value, '$.type')
+                    IS NULL THEN lower(coalesce(json_extract(m.value, '$.mime_type'), ''))
+                    GLOB 'image/*' AND json_type(m.value, '$.mime_type') = 'text'
+                ELSE json_extract(m.value, '$.type') IS 'image' END
+            ORDER BY m.key LIMIT 1))
+        WHERE card GLOB '[[]3,*' AND json_valid(card) AND json_array_length(card) = 11;
+    UPDATE posts SET card = NULL WHERE card NOT GLOB '[[]4,*';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,6 +1,6 @@
 """Opening a SQLite file and migrating it by numbered steps: the one way both of Postdesk's
 files (the workspace cache, `schema.py`; the local file of drafts and outbox, `local_schema.py`)
-are opened.
+and the sandbox's `--db` file (`app/sandbox/schema.py`) are opened.
 
 A schema is a tuple of steps; step N (1-based) moves `PRAGMA user_version` from N-1 to N in its
 own `BEGIN IMMEDIATE` transaction, so a crash between two steps leaves a file the next open
@@ -18,6 +18,11 @@ from pathlib import Path
 
 TooNew = Callable[[int, int], BaseException]
 """Builds the error for a file whose version is newer than the steps known: (found, known)."""
+
+Adopt = Callable[[sqlite3.Connection], int]
+"""Recognises a file written before its schema had numbered steps (`user_version` 0 with tables
+in it), brings it to the shape of some step N and returns N; returns 0 for a file to build from
+step 1. Runs inside the write transaction of the first step, so it happens once."""
 
 
 def connect(path: Path | str, pragmas: Sequence[str] = ()) -> sqlite3.Connection:
@@ -41,11 +46,17 @@ def schema_version(connection: sqlite3.Connection) -> int:
     return int(connection.execute("PRAGMA user_version").fetchone()[0])
 
 
-def migrate(connection: sqlite3.Connection, steps: Sequence[str], too_new: TooNew) -> int:
+def migrate(
+    connection: sqlite3.Connection,
+    steps: Sequence[str],
+    too_new: TooNew,
+    adopt: Adopt | None = None,
+) -> int:
     """Bring the file to version `len(steps)`; running it again does nothing. Returns the version.
 
     The connection must be in autocommit mode (`isolation_level=None`). A newer file raises
-    `too_new(found, known)` and is left unchanged.
+    `too_new(found, known)` and is left unchanged. `adopt`, when given, is asked first about a
+    file at version 0 (see `Adopt`).
     """
     known = len(steps)
     while True:
@@ -57,6 +68,14 @@ def migrate(connection: sqlite3.Connection, steps: Sequence[str], too_new: TooNe
             if version == known:
                 connection.execute("COMMIT")
                 return version
+            if version == 0 and adopt is not None:
+                adopted = adopt(connection)
+                if not 0 <= adopted <= known:
+                    raise ValueError(f"adopted as version {adopted}, outside 0..{known}")
+                if adopted:
+                    connection.execute(f"PRAGMA user_version = {adopted}")
+                    connection.execute("COMMIT")
+                    continue
             for statement in split_statements(steps[version]):
                 connection.execute(statement)
             connection.execute(f"PRAGMA user_version = {version + 1}")

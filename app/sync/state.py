@@ -29,6 +29,7 @@ from app.api.errors import (
 )
 from app.domain.naming import UNREADABLE_NAME
 from app.models.unreadable import UnreadableItem
+from app.store import CacheError
 
 Phase = Literal[
     "idle",
@@ -234,8 +235,6 @@ def phase_of(error: ApiError) -> Phase:
 
 def kind_of(error: BaseException) -> FailureKind:
     """The failure kind of any exception a refresh can end with."""
-    from app.store import CacheError  # the store is not needed to read a state
-
     if isinstance(error, ConnectionFailed | RequestTimedOut):
         return "offline"
     if isinstance(error, RateLimited):

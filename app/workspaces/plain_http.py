@@ -7,6 +7,7 @@ they can. The connect dialog warns and asks before connecting; the status bar ke
 
 from __future__ import annotations
 
+import ipaddress
 from urllib.parse import urlsplit
 
 UNENCRYPTED_STATUS = "not encrypted (http)"
@@ -28,8 +29,6 @@ def is_loopback_host(host: str) -> bool:
     name = host.strip("[]").lower().rstrip(".")
     if name == "localhost" or name.endswith(".localhost"):
         return True
-    import ipaddress  # only for http:// addresses: not on every start's path
-
     try:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:

@@ -12,6 +12,7 @@ import ipaddress
 import json
 import os
 import re
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -445,8 +446,6 @@ def _same_address(a: str, b: str) -> bool:
 
 def _keep_copy(path: Path) -> Path:
     """Copy a damaged file to `<name>.damaged-<UTC timestamp>` before it is replaced."""
-    import shutil  # only ever needed for a damaged file
-
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(f"{path.name}.damaged-{stamp}")
     counter = 1

@@ -74,13 +74,28 @@ def test_a_server_that_chokes_on_many_requests_halves_them() -> None:
     def fetch() -> float:  # the server serves 4 at once; beyond, each waits for the others
         return 0.008 if pace.in_flight <= 4 else 0.010 * pace.in_flight
 
-    while (n := clocks.page(pace, fetch=fetch(), use=0.004, busy=0.6)) == 1:
+    # A server far enough away that this process is mostly idle at one page in flight.
+    while (n := clocks.page(pace, fetch=fetch(), use=0.004, busy=0.3)) == 1:
         pass
     assert n == 16
     for _ in range(300):
         n = clocks.page(pace, fetch=fetch(), use=0.004, busy=0.6)
     assert [entry[0] for entry in pace.history][-3:] == [8, 4, 4]
     assert (n, pace.settled) == (4, True)
+
+
+def test_a_walk_busy_with_its_own_work_at_one_page_goes_to_a_few_not_the_cap() -> None:
+    """The sandbox on loopback: a page's fetch (5 ms) is mostly the server's work on the other
+    core, clearly longer than its use (1 ms), and this process is busy 65 % of the time at one
+    in flight: a few pages cover the wait."""
+    clocks = Clocks()
+    pace = paced(32, clocks)
+    while (n := clocks.page(pace, fetch=0.005, use=0.001, busy=0.65)) == 1:
+        pass
+    assert n == Pace.FEW == 4
+    for _ in range(100):
+        n = clocks.page(pace, fetch=0.005, use=0.001, busy=0.95)
+    assert n == 4  # nothing lost at a few: the search ends there
 
 
 def test_a_walk_whose_fetch_is_as_quick_as_its_use_stays_sequential() -> None:

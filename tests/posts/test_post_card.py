@@ -36,6 +36,6 @@ def test_an_object_card_of_versions_1_or_2_is_stale_for_the_reader() -> None:
         '"summary":"Hi","platform":"x","account":"Northwind","networks":["x"],'
         '"accounts":["a1"],"labels":[]}'
     )
-    assert CARD_VERSION == 3
+    assert CARD_VERSION == 4
     with pytest.raises(StaleCard):
         card_from_json(text)

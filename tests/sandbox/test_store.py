@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -139,25 +138,3 @@ def test_failed_transactions_roll_back(tmp_path: Path) -> None:
             _ = store.primary_workspace_id
     finally:
         store.close()
-
-
-def test_an_older_database_gains_the_new_columns(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    SandboxStore(path).close()
-    with sqlite3.connect(path) as conn:
-        conn.execute("DROP INDEX webhook_logs_due")
-        for table, column in (
-            ("social_accounts", "publish_failure"),
-            ("webhook_logs", "next_attempt_at"),
-            ("webhook_logs", "replay"),
-        ):
-            conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-    store = SandboxStore(path)
-    try:
-        with store.tx() as db:
-            logs = {r["name"] for r in db.all("PRAGMA table_info(webhook_logs)")}
-            accounts = {r["name"] for r in db.all("PRAGMA table_info(social_accounts)")}
-    finally:
-        store.close()
-    assert {"next_attempt_at", "replay"} <= logs
-    assert "publish_failure" in accounts

@@ -194,7 +194,7 @@ def test_a_card_is_stored_as_an_array_and_older_object_cards_become_arrays_on_op
     with sqlite3.connect(path) as db:
         (stored,) = db.execute("SELECT card FROM posts WHERE id = 'a'").fetchone()
         # No keys to parse: faster to read (the start reads ~1,300 before its first paint).
-        assert json.loads(stored)[0] == 3
+        assert json.loads(stored)[0] == 4
         db.execute("UPDATE posts SET card = ?, body = 'not a body'", (json.dumps(older),))
         db.execute("PRAGMA user_version = 4")  # as a Postdesk before schema step 5 left it
 

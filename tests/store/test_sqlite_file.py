@@ -145,3 +145,72 @@ def test_the_local_file_uses_it_and_refuses_a_newer_one(tmp_path: Path) -> None:
         db.execute(f"PRAGMA user_version = {LOCAL_SCHEMA_VERSION + 1}")
     with pytest.raises(NewerLocalSchema):
         LocalStore.open(path)
+
+
+def test_an_unnumbered_file_is_adopted_once_then_continues_by_steps(tmp_path: Path) -> None:
+    path = tmp_path / "f.sqlite3"
+    with sqlite3.connect(path) as db:  # written before the file had numbered steps
+        db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+        db.execute("INSERT INTO notes (id, text) VALUES (5, 'kept')")
+    asked: list[tuple[int, bool]] = []
+
+    def adopt(connection: sqlite3.Connection) -> int:
+        asked.append((schema_version(connection), connection.in_transaction))
+        connection.execute("ALTER TABLE notes ADD COLUMN edits INTEGER")
+        connection.execute("CREATE TABLE log (note_id INTEGER, said TEXT)")
+        return 1  # now in step 1's shape: step 2 still runs
+
+    connection = sqlite_file.connect(path)
+    try:
+        assert migrate(connection, STEPS, refuse, adopt) == 2
+        assert migrate(connection, STEPS, refuse, adopt) == 2
+        assert asked == [(0, True)]
+        rows = connection.execute("SELECT id, text FROM notes ORDER BY id").fetchall()
+        assert rows == [(1, None), (5, "kept")]  # step 2's row beside the kept one
+        names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        assert "log_by_note" in names  # step 2 ran
+        assert "notes_logged" not in names  # step 1 did not
+    finally:
+        connection.close()
+
+
+def test_adopting_nothing_builds_from_step_one(tmp_path: Path) -> None:
+    connection = sqlite_file.connect(tmp_path / "f.sqlite3")
+    try:
+        assert migrate(connection, STEPS, refuse, lambda _connection: 0) == 2
+        names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        assert {"notes", "log", "notes_logged", "log_by_note"} <= names
+    finally:
+        connection.close()
+
+
+def test_a_numbered_file_is_never_offered_for_adoption(tmp_path: Path) -> None:
+    connection = sqlite_file.connect(tmp_path / "f.sqlite3")
+
+    def adopt(_connection: sqlite3.Connection) -> int:
+        raise AssertionError("asked about a numbered file")
+
+    try:
+        migrate(connection, STEPS[:1], refuse)
+        assert migrate(connection, STEPS, refuse, adopt) == 2
+        connection.execute("PRAGMA user_version = 9")
+        with pytest.raises(Refused):
+            migrate(connection, STEPS, refuse, adopt)
+    finally:
+        connection.close()
+
+
+def test_an_adoption_beyond_the_known_steps_changes_nothing(tmp_path: Path) -> None:
+    connection = sqlite_file.connect(tmp_path / "f.sqlite3")
+
+    def adopt(connection: sqlite3.Connection) -> int:
+        connection.execute("CREATE TABLE half (x)")
+        return 3
+
+    try:
+        with pytest.raises(ValueError, match="adopted as version 3"):
+            migrate(connection, STEPS, refuse, adopt)
+        assert schema_version(connection) == 0
+        assert connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+    finally:
+        connection.close()

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.calendar.commands import keys_text
+
 if TYPE_CHECKING:
     from ui.calendar.bulk import BulkReport
 
@@ -66,12 +68,12 @@ class BulkBar(QWidget):
         self.count_label.setObjectName("bulkCount")
         self.earlier = self._button(
             "◀ Day",
-            "Move the selected posts a day earlier (Alt+Left)",
+            "Move the selected posts a day earlier" + keys_text("move.day_earlier"),
             lambda: self.moveRequested.emit(-1),
         )
         self.later = self._button(
             "Day ▶",
-            "Move the selected posts a day later (Alt+Right)",
+            "Move the selected posts a day later" + keys_text("move.day_later"),
             lambda: self.moveRequested.emit(1),
         )
         self.labels = QToolButton(self)
@@ -92,9 +94,13 @@ class BulkBar(QWidget):
             "Duplicate", "Duplicate the selected posts", self.duplicateRequested.emit
         )
         self.delete = self._button(
-            "Delete…", "Delete the selected posts (Delete; asks first)", self.deleteRequested.emit
+            "Delete…",
+            "Delete the selected posts, after asking" + keys_text("delete"),
+            self.deleteRequested.emit,
         )
-        self.clear = self._button("✕", "Clear the selection (Esc)", self.clearRequested.emit)
+        self.clear = self._button(
+            "✕", "Clear the selection" + keys_text("close_detail"), self.clearRequested.emit
+        )
         self.progress = QProgressBar(self)
         self.progress.setAccessibleName("Progress of the action on the selected posts")
         self.progress.setTextVisible(True)

@@ -308,17 +308,36 @@ class ChipInteraction(QObject):
             self._view.show_drag(state)
 
 
+class ChipPainter(Protocol):
+    def __call__(
+        self,
+        painter: QPainter,
+        rect: QRect,
+        entry: Entry,
+        palette: QPalette,
+        font: QFont,
+        *,
+        selected: bool = False,
+    ) -> None: ...
+
+
 def paint_ghost(
-    painter: QPainter, drag: DragState, palette: QPalette, font: QFont, bounds: QRect
+    painter: QPainter,
+    drag: DragState,
+    palette: QPalette,
+    font: QFont,
+    bounds: QRect,
+    paint: ChipPainter = paint_chip,
 ) -> None:
-    """The dragged chip under the pointer, translucent, kept inside the view."""
+    """The dragged chip under the pointer (drawn by `paint`, as the view draws its chips),
+    translucent, kept inside the view."""
     if drag.entry is None or drag.chip_size.isEmpty():
         return
     rect = drag.ghost_rect()
     rect.moveLeft(max(bounds.left(), min(rect.left(), bounds.right() - rect.width())))
     painter.save()
     painter.setOpacity(0.85)
-    paint_chip(painter, rect, drag.entry, palette, font, selected=True)
+    paint(painter, rect, drag.entry, palette, font, selected=True)
     painter.restore()
     label = drop_label(drag)
     if label:  # where it would land, above the ghost (below it at the top of the view)

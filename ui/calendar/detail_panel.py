@@ -1,7 +1,9 @@
 """The post detail panel: when, what, where it goes and how it went, and what can be done.
 
 Every piece of server text is shown through plain-text labels: post bodies are flattened by
-`html_to_text`, so no markup is interpreted and no remote image is ever fetched.
+`html_to_text`, so no markup is interpreted and no image a text names is ever fetched. The only
+images shown are the post's own image media, as thumbnails from the page's `Thumbnails` (http(s)
+only, downloaded by the workspace with caps on size and type).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.calendar.post_card import is_image, is_web_url
 from app.content.long_text import preview
 from app.content.text_render import html_to_text
 from app.domain.enums import AccountStatus, PlatformStatus, describe
@@ -37,8 +40,12 @@ from ui.locale_text import long_date, time_text
 
 if TYPE_CHECKING:
     from app.models import MediaItem, Post, PostPlatform
+    from ui.calendar.thumbnails import Thumbnails
 
 ACTION_COLUMNS = 2
+THUMB_SIDE = 64
+THUMBS_SHOWN = 4
+"""Images shown as thumbnails above the media list (the list names them all)."""
 ACTION_ORDER = (
     PostAction.SCHEDULE,
     PostAction.EDIT,
@@ -132,6 +139,14 @@ def media_text(item: MediaItem) -> str:
     kind = item.type or item.mime_type or "file"
     size = f" · {human_size(item.size)}" if item.size else ""
     return f"{name} — {kind}{size}"
+
+
+def image_name(item: MediaItem) -> str:
+    """What a screen reader and the tooltip say of an image: its alt text, else its name."""
+    alt = item.meta.get("alt_text") if isinstance(item.meta, dict) else None
+    if isinstance(alt, str) and alt.strip():
+        return f"Image: {alt.strip()}"
+    return f"Image: {item.original_filename or (item.path or item.id).rsplit('/', 1)[-1]}"
 
 
 def human_size(size: int) -> str:
@@ -307,6 +322,14 @@ class PostDetailPanel(QFrame):
         )
         self.content_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.media_title = plain_label("Media", object_name="sectionTitle")
+        self.thumb_row = QWidget()
+        self.thumb_row.setObjectName("mediaThumbs")
+        self._thumb_box = QHBoxLayout(self.thumb_row)
+        self._thumb_box.setContentsMargins(0, 0, 0, 0)
+        self._thumb_box.setSpacing(6)
+        self._thumb_box.addStretch(1)
+        self._thumbnails: Thumbnails | None = None
+        self._thumb_labels: list[tuple[QLabel, str]] = []
         self.media_box = QVBoxLayout()
         self.media_box.setSpacing(2)
         self.platforms_title = plain_label("Destinations", object_name="sectionTitle")
@@ -330,6 +353,7 @@ class PostDetailPanel(QFrame):
         column.addWidget(self._separator())
         column.addWidget(self.content_label)
         column.addWidget(self.media_title)
+        column.addWidget(self.thumb_row)
         column.addLayout(self.media_box)
         column.addWidget(self.platforms_title)
         column.addLayout(self.platforms_box)
@@ -402,6 +426,29 @@ class PostDetailPanel(QFrame):
     def platform_rows(self) -> list[PlatformRow]:
         return list(self._platform_rows)
 
+    def thumbnail_labels(self) -> list[QLabel]:
+        return [label for label, _url in self._thumb_labels]
+
+    def set_thumbnails(self, thumbnails: Thumbnails | None) -> None:
+        """Where the shown post's images come from (None: names only)."""
+        self._thumbnails = thumbnails
+        self.thumbnails_changed()
+
+    def thumbnails_changed(self) -> None:
+        """Images became ready: the placeholders still empty get theirs."""
+        thumbnails = self._thumbnails
+        if thumbnails is None:
+            return
+        for label, url in self._thumb_labels:
+            if label.property("shown"):
+                continue
+            pixmap = thumbnails.pixmap(url, THUMB_SIDE)
+            if pixmap is not None:
+                label.setPixmap(pixmap)
+                label.setProperty("shown", True)
+            elif thumbnails.failed(url):
+                label.setText("No\npreview")
+
     def media_texts(self) -> list[str]:
         return [label.text() for label in self._media_labels]
 
@@ -461,6 +508,29 @@ class PostDetailPanel(QFrame):
         for label in self._media_labels:
             self.media_box.addWidget(label)
         self.media_title.setVisible(bool(media))
+        self._set_thumbs(media)
+
+    def _set_thumbs(self, media: list[MediaItem]) -> None:
+        for label, _url in self._thumb_labels:
+            self._thumb_box.removeWidget(label)
+            discard(label)
+        images = [m for m in media if is_image(m.type, m.mime_type) and is_web_url(m.url)]
+        self._thumb_labels = []
+        for index, item in enumerate(images[:THUMBS_SHOWN]):
+            label = QLabel()
+            label.setObjectName("mediaThumb")
+            label.setFixedSize(THUMB_SIDE, THUMB_SIDE)
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            label.setAccessibleName(image_name(item))
+            label.setToolTip(image_name(item))
+            label.setStyleSheet(
+                "QLabel#mediaThumb { border: 1px solid palette(mid); border-radius: 4px;"
+                " font-size: 9px; color: palette(placeholder-text); }"
+            )
+            self._thumb_box.insertWidget(index, label)
+            self._thumb_labels.append((label, item.url or ""))
+        self.thumb_row.setVisible(bool(self._thumb_labels))
+        self.thumbnails_changed()
 
     def _set_platforms(self, platforms: list[PostPlatform]) -> None:
         for row in self._platform_rows:

@@ -34,8 +34,8 @@ from ui.calendar.chip_grid import ChipInteraction, DragState, paint_ghost
 from ui.calendar.chip_pixmaps import ChipPixmaps
 from ui.calendar.drag import DropTarget
 from ui.calendar.entries import Entry
+from ui.calendar.month_chip import ONE_LINE, TWO_LINES, ThumbnailSource, paint_month_chip
 from ui.calendar.style import (
-    CHIP_LINE_HEIGHT,
     accent_color,
     bold,
     focus_color,
@@ -79,8 +79,8 @@ class MonthView(QWidget):
 
     HEADER_HEIGHT = 28
     DAY_LABEL_HEIGHT = 26
-    CHIP_HEIGHT = 21
-    TWO_LINE_CHIP_HEIGHT = 2 * CHIP_LINE_HEIGHT + 2
+    CHIP_HEIGHT = ONE_LINE
+    TWO_LINE_CHIP_HEIGHT = TWO_LINES
     CHIP_GAP = 3
     CELL_PADDING = 4
 
@@ -105,6 +105,7 @@ class MonthView(QWidget):
         self._busy: frozenset[str] = frozenset()
         self._marked: frozenset[str] = frozenset()
         self._chip_pixmaps = ChipPixmaps()
+        self._chip_height = self.TWO_LINE_CHIP_HEIGHT
         self.interaction = ChipInteraction(self, self, self)
         self.interaction.postClicked.connect(self.postClicked)
         self.interaction.postToggled.connect(self.postToggled)
@@ -164,7 +165,30 @@ class MonthView(QWidget):
         if post_id != self._selected:
             changed = {self._selected, post_id}
             self._selected = post_id
+            self._lay_out_again({id_ for id_ in changed if id_ is not None})
             self._update_chips(changed)
+
+    def set_thumbnails(self, source: ThumbnailSource | None) -> None:
+        """Media thumbnails for chips wide enough to show one (see `month_chip`); call
+        `thumbnails_changed` when the source has more of them ready."""
+        if source is not self._chip_pixmaps.thumbnails:
+            self._chip_pixmaps.thumbnails = source
+            self.update()
+
+    def thumbnails_changed(self) -> None:
+        self.update()  # the chips whose thumbnail arrived get a new key in the pixmap cache
+
+    def _lay_out_again(self, post_ids: set[str]) -> None:
+        """Lay out again the busy days holding `post_ids`: a hidden post that is selected
+        takes the last slot of its day."""
+        if self._layout_dirty or not post_ids:
+            return
+        for cell in self._cells:
+            entries = self._by_day.get(cell.day, [])
+            if cell.hidden and any(entry.id in post_ids for entry in entries):
+                cell.chips, cell.hidden, cell.more_rect = [], 0, None
+                self._layout_cell(cell, entries)
+                self.update(cell.rect)
 
     def set_marked(self, post_ids: frozenset[str]) -> None:
         """The posts of a multi-selection, drawn as selected."""
@@ -304,6 +328,11 @@ class MonthView(QWidget):
                 yield
                 started = time.perf_counter()
 
+    def chip_height(self) -> int:
+        """The height of every chip in the grid as it is now sized (see `_layout_cell`)."""
+        self._ensure_layout()
+        return self._chip_height
+
     def _layout_cell(self, cell: _Cell, entries: list[Entry]) -> None:
         pad = self.CELL_PADDING
         rect = cell.rect
@@ -311,21 +340,28 @@ class MonthView(QWidget):
         chip_width = rect.width() - 2 * pad
         first_top = rect.top() + self.DAY_LABEL_HEIGHT
         room = rect.bottom() - pad - first_top + 1
-        # One rule: as many chips as fit, then "+N". A day whose posts all fit as two-line
-        # chips gets those (the text wraps: ~25 characters in a 1360-pixel window's cell
-        # instead of ~6); a busier day gets one-line chips, more of them.
-        height = self.CHIP_HEIGHT
-        if entries and len(entries) * (self.TWO_LINE_CHIP_HEIGHT + self.CHIP_GAP) <= (
-            room + self.CHIP_GAP
-        ):
-            height = self.TWO_LINE_CHIP_HEIGHT
+        # One rule for every day: as many chips as fit, then "+N". Every chip has two lines
+        # (icon and time, then the text over the rest: 20+ characters in a 1360-pixel
+        # window's cell, where a one-line chip showed 9-11), so a busy day shows fewer chips
+        # but readable ones. Only cells too low for one two-line chip get one-line chips.
+        height = (
+            self.TWO_LINE_CHIP_HEIGHT if room >= self.TWO_LINE_CHIP_HEIGHT else self.CHIP_HEIGHT
+        )
+        self._chip_height = height
         step = height + self.CHIP_GAP
         fits = max((room + self.CHIP_GAP) // step, 0)
         # Every slot holds a chip; the "+N" sits beside the day number when they do not all
         # fit (a slot of its own would cost a chip: at 1024 pixels a day of two posts showed
         # only "+2 more").
         shown = min(len(entries), fits)
-        for index, entry in enumerate(entries[:shown]):
+        chosen = entries[:shown]
+        if shown and self._selected is not None and self._selected not in (e.id for e in chosen):
+            # The selected post (the arrows walk hidden ones too) takes the last slot, so the
+            # selection is always seen; the count beside the day number stays the same.
+            selected = next((e for e in entries[shown:] if e.id == self._selected), None)
+            if selected is not None:
+                chosen = [*chosen[:-1], selected]
+        for index, entry in enumerate(chosen):
             top = first_top + index * step
             cell.chips.append((QRect(chip_left, top, chip_width, height), entry))
         cell.hidden = len(entries) - shown
@@ -358,7 +394,8 @@ class MonthView(QWidget):
             if cell.rect.intersects(exposed):
                 self._paint_cell(painter, cell, base, text, muted, grid)
         if self._drag is not None:
-            paint_ghost(painter, self._drag, palette, small_font(self.font()), self.rect())
+            font = small_font(self.font())
+            paint_ghost(painter, self._drag, palette, font, self.rect(), paint_month_chip)
         if self.hasFocus():  # the focus ring: where the arrows and Enter go
             painter.setPen(QPen(focus_color(), 2))
             painter.setBrush(Qt.BrushStyle.NoBrush)

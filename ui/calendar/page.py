@@ -28,6 +28,7 @@ from app.calendar.post_card import card_of
 from app.posts.lifecycle import PostAction
 from ui import theme
 from ui.action_spec import ActionSpec
+from ui.assistive_tech import when_assistive_tech_listens
 from ui.calendar.bulk_flow import BulkFlow
 from ui.calendar.commands import calendar_specs
 from ui.calendar.drag import DropTarget
@@ -38,11 +39,12 @@ from ui.calendar.loader import CalendarLoader
 from ui.calendar.multi_select import MultiSelect
 from ui.calendar.page_actions import CalendarActions, Navigation
 from ui.calendar.page_widgets import Hooks, PageWidgets
-from ui.calendar.post_flows import PostFlows
-from ui.calendar.selection import SelectionFollower
+from ui.calendar.post_flows import PostFlows, Requests, listened
+from ui.calendar.selection import SelectedPost, SelectionFollower
 from ui.calendar.source import CalendarSource
 from ui.calendar.state import CalendarState
 from ui.calendar.style import page_style
+from ui.calendar.thumbnails import Thumbnails
 from ui.calendar.timezone import system_time_zone
 from ui.day_change import DayChangeTimer
 from ui.locale_text import follow_locale_week
@@ -121,7 +123,21 @@ class CalendarPage(QWidget):
         )
         self.day_change.dayChanged.connect(self._day_changed)
         self.loader = CalendarLoader(source, state, self._tz, self._prepare_month, self)
-        self._flows = flows = PostFlows(self, self.loader, self._tz, self._now)
+        self._selected = SelectedPost(state, self.loader)
+        requests = Requests(
+            self.rescheduleRequested.emit,
+            self.scheduleRequested.emit,
+            self.publishNowRequested.emit,
+            self.deleteRequested.emit,
+            self.moveToDraftRequested.emit,
+            self.unscheduleRequested.emit,
+            self.editRequested.emit,
+            self.duplicateRequested.emit,
+            self.newPostRequested.emit,
+            lambda: listened(self, self.moveToDraftRequested),
+        )
+        clock = (self._today, self._now, self._tz)
+        self._flows = flows = PostFlows(self, self._selected, state, self.loader, clock, requests)
         go = Navigation(
             self.go_today,
             self.go_previous,
@@ -132,7 +148,6 @@ class CalendarPage(QWidget):
             lambda: self.widgets.fit_panels(),
         )
         self.commands = commands = CalendarActions(self, go, flows)
-        self.selection = selection = SelectionFollower(self)
         self.keyboard = KeyboardWalk(self)
         self._session: WorkspaceSession | None = None
         self.multi = MultiSelect(state, self.posts_in_order)
@@ -147,6 +162,7 @@ class CalendarPage(QWidget):
         self._bulk_bar: BulkBar | None = None
         state.markedChanged.connect(self._marked_changed)
         self._mirror: PostMirror | None = None
+        when_assistive_tech_listens(self._assistive_tech_arrived)
         self.action_previous = commands.previous
         self.action_month = commands.month
         self.action_tray = commands.tray
@@ -160,11 +176,23 @@ class CalendarPage(QWidget):
         self.action_duplicate = commands.post[PostAction.DUPLICATE]
         self.action_delete = commands.post[PostAction.DELETE]
 
+        # Post images for the grids and the details; the open workspace downloads them.
+        self.thumbnails = Thumbnails(parent=self)
         hooks = Hooks(
-            self._connect_post_view, self._connect_grid, self.close_detail, selection.refresh
+            self._connect_post_view,
+            self._connect_grid,
+            self.close_detail,
+            self._detail_built,
         )
-        clock = (self._today, self._now, self._tz)
         self.widgets = widgets = PageWidgets(self, commands, state, clock, hooks)
+        self.selection = SelectionFollower(
+            self._selected,
+            state,
+            self.loader,
+            widgets,
+            self._selection_shown,
+            self.postSelected.emit,
+        )
         self.toolbar = widgets.toolbar
         self.filter_bar = widgets.filter_bar
         self.tray_button = widgets.tray_button
@@ -191,13 +219,30 @@ class CalendarPage(QWidget):
             self.reload()
 
     def _connect_post_view(self, view: MonthView | WeekView | PostListView | DayPopup) -> None:
-        view.postClicked.connect(self.multi.clicked)
-        view.postClicked.connect(self.selection.clicked)
+        view.postClicked.connect(self._post_clicked)
         toggled = getattr(view, "postToggled", None)
-        if toggled is not None:  # the grids: Ctrl/Shift+click pick several posts
+        if toggled is not None:  # the grids and the agenda: Ctrl/Shift+click pick several
             toggled.connect(self.multi.toggle)
             view.postExtended.connect(self.multi.extend)  # type: ignore[union-attr]
-        view.postActivated.connect(self.selection.activated)
+        view.postActivated.connect(self._post_activated)
+        if view.objectName() == "agendaView":  # not the tray's list (its posts have no day)
+            from ui.calendar.post_list_view import PostListView
+
+            assert isinstance(view, PostListView)
+            view.picks_several = True
+            view.set_marked(self.state.marked)
+            self.state.markedChanged.connect(view.set_marked)
+
+    def _post_clicked(self, post_id: str) -> None:
+        self.multi.clicked(post_id)
+        self.selection.clicked(post_id)
+
+    def _post_activated(self, post_id: str) -> None:
+        self.selection.activated(post_id)
+
+    def _selection_shown(self, entry: Entry | None) -> None:
+        self.commands.follow_selection(entry, self._selected.can)
+        self.follow_for_assistive_tech(entry)
 
     def _connect_grid(self, grid: MonthView | WeekView) -> None:
         grid.dayActivated.connect(self.newPostRequested)
@@ -205,6 +250,20 @@ class CalendarPage(QWidget):
         grid.moveRequested.connect(self.move_post)
         if hasattr(grid, "more_rects"):  # the week: "+N" of a crowded hour opens its list
             grid.moreClicked.connect(self._show_cluster)
+        self._use_thumbnails(grid)
+
+    def _use_thumbnails(self, view: QWidget) -> None:
+        """A view that shows post images offers `set_thumbnails(source)` and repaints on
+        `thumbnails_changed()` (month, week, details)."""
+        use = getattr(view, "set_thumbnails", None)
+        repaint = getattr(view, "thumbnails_changed", None)
+        if use is not None and repaint is not None:
+            use(self.thumbnails)
+            self.thumbnails.changed.connect(repaint)
+
+    def _detail_built(self) -> None:
+        self._use_thumbnails(self.widgets.detail)
+        self.selection.refresh()
 
     def _show_cluster(self, day: date, entries: list[Entry], anchor: QPoint) -> None:
         self.day_popup.show_day(day, entries, anchor, self.state.selection)
@@ -268,7 +327,7 @@ class CalendarPage(QWidget):
         view = self.month_view if kind is ViewKind.MONTH else self.week_view
         announce(view, "Month calendar" if kind is ViewKind.MONTH else "Week calendar", entry)
         if self._mirror is None:
-            self._mirror = PostMirror(self.widgets.stack, self.select_post)
+            self._mirror = PostMirror(self.widgets.views_host, self.select_post)
         self._mirror.show()
         self._mirror.raise_()
         posts = self.posts_in_order()
@@ -276,6 +335,11 @@ class CalendarPage(QWidget):
 
     def post_mirror(self) -> PostMirror | None:
         return self._mirror
+
+    def _assistive_tech_arrived(self) -> None:
+        # The month shown before the screen reader came (at start: always) gets its mirror.
+        selected = self.state.selection
+        self.follow_for_assistive_tech(self.entry(selected) if selected else None)
 
     def _restyle(self, _theme: theme.Theme) -> None:
         self.setStyleSheet(page_style())
@@ -348,6 +412,7 @@ class CalendarPage(QWidget):
             for post_id in session.writes.busy_keys():
                 self.set_busy(post_id, True)
         self._session = session
+        self.thumbnails.set_source(session.thumbnail_cache if session is not None else None)
         if session is not None and self.loader.source is not session.cache:
             self.set_source(session.cache)
 
@@ -482,7 +547,7 @@ class CalendarPage(QWidget):
 
     def can(self, kind: PostAction) -> bool:
         """Whether the selected post offers `kind` now (allowed by its status, not busy)."""
-        return self.selection.can(kind)
+        return self._selected.can(kind)
 
     # -- loading ---------------------------------------------------------------------------
     def _load(self, *, whole: bool) -> None:
@@ -527,9 +592,13 @@ class CalendarPage(QWidget):
         """Ctrl+A: every post of the shown period that the filter lets through."""
         self.multi.select_all()
 
+    def picks_several(self) -> bool:
+        """Whether several posts are picked (Ctrl/Shift+click, Ctrl+A)."""
+        return bool(self.state.marked)
+
     def escape(self) -> None:
         """Esc: a multi-selection is dropped first, then the details close."""
-        if self.state.marked:
+        if self.picks_several():
             self.multi.clear()
         else:
             self.close_detail()

@@ -3,7 +3,7 @@
 Buttons (toolbar, detail panel) show these very actions, so a button and a key run one handler
 and are enabled together. They carry no keys: the keys are defined once, in the ActionSpecs
 (`ui.calendar.commands`), which the shell's registry binds (and lists in the key table); the
-tooltips name them from there. It is given the few callables it runs, not the page.
+tooltips name them from there (`keys_text`). It is given the few callables it runs, not the page.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 from app.calendar.grid import ViewKind
 from app.posts.lifecycle import PostAction, action_text
+from ui.calendar.commands import keys_text
 from ui.calendar.entries import Entry
 
 if TYPE_CHECKING:
@@ -39,21 +40,29 @@ class Navigation(NamedTuple):
 class CalendarActions:
     def __init__(self, owner: QWidget, go: Navigation, flows: PostFlows) -> None:
         self._owner = owner
-        self.today = self._action("Today", go.today, tip="Go to today (T)")
+        self.today = self._action("Today", go.today, tip="Go to today" + keys_text("today"))
         self.previous = self._action(
-            "Previous", go.previous, tip="Previous period (Ctrl+Left, PgUp)"
+            "Previous", go.previous, tip="Previous period" + keys_text("previous", "previous.page")
         )
-        self.next = self._action("Next", go.next, tip="Next period (Ctrl+Right, PgDown)")
-        self.month = self._action("Month", lambda: go.set_view("month"), tip="Month view (M)")
-        self.week = self._action("Week", lambda: go.set_view("week"), tip="Week view (W)")
-        self.agenda = self._action("Agenda", lambda: go.set_view("agenda"), tip="Agenda view (A)")
+        self.next = self._action(
+            "Next", go.next, tip="Next period" + keys_text("next", "next.page")
+        )
+        self.month = self._action(
+            "Month", lambda: go.set_view("month"), tip="Month view" + keys_text("view.month")
+        )
+        self.week = self._action(
+            "Week", lambda: go.set_view("week"), tip="Week view" + keys_text("view.week")
+        )
+        self.agenda = self._action(
+            "Agenda", lambda: go.set_view("agenda"), tip="Agenda view" + keys_text("view.agenda")
+        )
         self._view_group = QActionGroup(owner)
         self._view_group.setExclusive(True)
         for action in (self.month, self.week, self.agenda):
             action.setCheckable(True)
             self._view_group.addAction(action)
         self.month.setChecked(True)
-        self.jump = self._action("Jump to date…", go.jump, tip="Jump to a date (Ctrl+G)")
+        self.jump = self._action("Jump to date…", go.jump, tip="Jump to a date" + keys_text("jump"))
         self.open = self._action("Open details", go.open_detail)
         self.tray = self._action(
             "Unscheduled", go.fit_panels, tip="Show or hide the posts without a date"
@@ -68,7 +77,9 @@ class CalendarActions:
             PostAction.PUBLISH_NOW: self._action("Publish now…", flows.request_publish_now),
             PostAction.MOVE_TO_DRAFT: self._action("Move back to draft", flows.move_to_draft),
             PostAction.DUPLICATE: self._action("Duplicate", flows.duplicate),
-            PostAction.DELETE: self._action("Delete…", flows.request_delete, tip="Delete (Del)"),
+            PostAction.DELETE: self._action(
+                "Delete…", flows.request_delete, tip="Delete" + keys_text("delete")
+            ),
         }
 
     def _action(self, text: str, slot: Slot, *, tip: str = "") -> QAction:

@@ -88,18 +88,25 @@ class PageWidgets:
         self.filter_row = filter_row  # the bar for several picked posts takes the filters' place
         self.splitter = QSplitter(Qt.Orientation.Horizontal, page)
         self.tray = TrayPanel(self._today, self.splitter, list_built=hooks.post_view)
-        self.stack = QStackedWidget(self.splitter)
+        # What floats over the views (the empty-state card, the posts' mirror list) is a child
+        # of this host, not of the stack: a QStackedWidget shows only its pages to AT-SPI.
+        self.views_host = QWidget(self.splitter)
+        self.views_host.setObjectName("calendarViewsHost")
+        self.stack = QStackedWidget(self.views_host)
         self.stack.setObjectName("calendarViews")
+        host_layout = QVBoxLayout(self.views_host)
+        host_layout.setContentsMargins(0, 0, 0, 0)
+        host_layout.addWidget(self.stack)
         self.month_view = MonthView(self.stack)
         self._follow_busy(self.month_view)
         self.stack.addWidget(self.month_view)
-        self.empty_state = EmptyState(self.stack)
+        self.empty_state = EmptyState(self.views_host)
         self.legend = StatusLegend(page)
 
         self.splitter.setObjectName("calendarSplitter")
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.tray)
-        self.splitter.addWidget(self.stack)
+        self.splitter.addWidget(self.views_host)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([210, 900])

@@ -61,6 +61,8 @@ ENTRY_ROLE = Qt.ItemDataRole.UserRole + 2
 DAY_ROLE = Qt.ItemDataRole.UserRole + 3
 POST_ID_ROLE = Qt.ItemDataRole.UserRole + 4
 TEXT_ROLE = Qt.ItemDataRole.UserRole + 5
+MARKED_ROLE = Qt.ItemDataRole.UserRole + 6
+"""Whether the row's post is one of several picked (Ctrl/Shift+click, Ctrl+A)."""
 
 
 def tray_lines(entry: Entry) -> tuple[str, str]:
@@ -73,14 +75,15 @@ def day_title(day: date) -> str:
 
 
 def agenda_rows(entries: Iterable[Entry], days: Sequence[date], today: date) -> list[Row]:
-    """Day headers, each followed by its posts in time order; today is listed even when empty."""
+    """Day headers, each followed by its posts in time order (ties by id: the order the arrows
+    and Shift+click walk, `ui.calendar.keyboard.ordered`); today is listed even when empty."""
     by_day: dict[date, list[Entry]] = {}
     for entry in entries:
         if entry.day is not None:
             by_day.setdefault(entry.day, []).append(entry)
     rows: list[Row] = []
     for day in days:
-        day_entries = sorted(by_day.get(day, []), key=lambda item: item.local or item.id)
+        day_entries = sorted(by_day.get(day, []), key=lambda item: (item.local, item.id))
         if not day_entries and day != today:
             continue
         count = len(day_entries)
@@ -100,11 +103,21 @@ class PostListModel(QAbstractListModel):
         super().__init__(parent)
         self._rows: list[Row] = []
         self._draggable = draggable
+        self._marked: frozenset[str] = frozenset()
 
     def set_rows(self, rows: list[Row]) -> None:
         self.beginResetModel()
         self._rows = list(rows)
         self.endResetModel()
+
+    def set_marked(self, marked: frozenset[str]) -> None:
+        """Paint these posts as picked; only the rows whose mark changed are repainted."""
+        changed = marked ^ self._marked
+        self._marked = marked
+        for number, row in enumerate(self._rows):
+            if row.entry is not None and row.entry.id in changed:
+                index = self.index(number)
+                self.dataChanged.emit(index, index)
 
     def rows(self) -> list[Row]:
         return list(self._rows)
@@ -135,8 +148,14 @@ class PostListModel(QAbstractListModel):
             return row.entry.id if row.entry is not None else None
         if role == TEXT_ROLE:
             return row.text
+        if role == MARKED_ROLE:
+            return row.entry is not None and row.entry.id in self._marked
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return self._describe(row)
+            text = self._describe(row)
+            picked = row.entry is not None and row.entry.id in self._marked
+            if picked and role == Qt.ItemDataRole.AccessibleTextRole:
+                text += " — picked with others"
+            return text
         return None
 
     @staticmethod
@@ -228,7 +247,9 @@ class PostRowDelegate(QStyledItemDelegate):
         else:
             entry = index.data(ENTRY_ROLE)
             if isinstance(entry, Entry):
-                selected = bool(state & QStyle.StateFlag.State_Selected)
+                selected = bool(state & QStyle.StateFlag.State_Selected) or bool(
+                    index.data(MARKED_ROLE)
+                )
                 hovered = bool(state & QStyle.StateFlag.State_MouseOver)
                 self._paint_post(painter, rect, palette, font, entry, selected, hovered)
         painter.restore()

@@ -3,6 +3,11 @@
 A click is reported on release, like in the calendar grids: the list selects a row on press,
 and reporting that would open the detail panel (and narrow the calendar) under a drag from the
 tray before it even began.
+
+A list made with `picks_several` (the agenda) reports Ctrl+click as `postToggled` and
+Shift+click as `postExtended`, as the grids do; the page keeps the picked posts
+(`ui.calendar.multi_select`) and hands them back through `set_marked`. The list's own selection
+stays the one selected post.
 """
 
 from __future__ import annotations
@@ -16,10 +21,15 @@ from PySide6.QtWidgets import QAbstractItemView, QFrame, QListView, QWidget
 
 from ui.calendar.post_list import POST_ID_ROLE, PostListModel, PostRowDelegate, Row
 
+_CTRL = Qt.KeyboardModifier.ControlModifier
+_SHIFT = Qt.KeyboardModifier.ShiftModifier
+
 
 class PostListView(QListView):
     postClicked = Signal(str)
     postActivated = Signal(str)
+    postToggled = Signal(str)  # Ctrl+click (with `picks_several`)
+    postExtended = Signal(str)  # Shift+click (with `picks_several`)
 
     def __init__(
         self,
@@ -30,8 +40,10 @@ class PostListView(QListView):
         show_status: bool = True,
         draggable: bool = False,
         compact: bool = False,
+        picks_several: bool = False,
     ) -> None:
         super().__init__(parent)
+        self.picks_several = picks_several
         self.post_model = PostListModel(self, draggable=draggable)
         self.setModel(self.post_model)
         self.setItemDelegate(
@@ -51,6 +63,7 @@ class PostListView(QListView):
             self.setDefaultDropAction(Qt.DropAction.MoveAction)
         self._quiet = False
         self._pressing = False
+        self._picking: tuple[str, bool] | None = None  # post id, Shift (else Ctrl) on press
         self.clicked.connect(self._on_clicked)
         self.activated.connect(self._on_activated)
         self.doubleClicked.connect(self._on_activated)
@@ -67,6 +80,10 @@ class PostListView(QListView):
             self._quiet = False
         if keep_scroll:
             self.verticalScrollBar().setValue(scroll)
+
+    def set_marked(self, marked: frozenset[str]) -> None:
+        """The posts picked for an action on several, painted as selected."""
+        self.post_model.set_marked(marked)
 
     def set_selected(self, post_id: str | None) -> None:
         if post_id == self.selected_post_id():
@@ -98,11 +115,41 @@ class PostListView(QListView):
         self.selectionModel().setCurrentIndex(index, self.selectionModel().SelectionFlag.NoUpdate)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        post_id = self._picked_at(event)
+        if post_id is not None:
+            # Not the list's own Ctrl/Shift handling: it would change its single selection.
+            self._picking = (post_id, not event.modifiers() & _CTRL)
+            self.setFocus(Qt.FocusReason.MouseFocusReason)
+            event.accept()
+            return
         self._pressing = True  # the selection it makes is reported by `clicked`, on release
         try:
             super().mousePressEvent(event)
         finally:
             self._pressing = False
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._picking is None:  # a held Ctrl/Shift+press selects nothing on its way
+            super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._picking is None:
+            super().mouseReleaseEvent(event)
+            return
+        post_id, extend = self._picking
+        self._picking = None
+        event.accept()
+        if self.indexAt(event.position().toPoint()).data(POST_ID_ROLE) == post_id:
+            (self.postExtended if extend else self.postToggled).emit(post_id)
+
+    def _picked_at(self, event: QMouseEvent) -> str | None:
+        """The post under a Ctrl/Shift+press of the left button, in a list that picks several."""
+        if not self.picks_several or event.button() != Qt.MouseButton.LeftButton:
+            return None
+        if not event.modifiers() & (_CTRL | _SHIFT):
+            return None
+        post_id = self.indexAt(event.position().toPoint()).data(POST_ID_ROLE)
+        return post_id if isinstance(post_id, str) else None
 
     def _on_clicked(self, index: QModelIndex) -> None:
         post_id = index.data(POST_ID_ROLE)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from app.calendar.grid import local_instant
 from app.posts.lifecycle import is_in_future
 from ui.locale_text import day_and_month, time_text
+from ui.widgets.calendar_names import name_date_popup
 
 
 class RescheduleDialog(QDialog):
@@ -52,6 +53,8 @@ class RescheduleDialog(QDialog):
         local = current.astimezone(tz)
         self.editor = QDateTimeEdit()
         self.editor.setCalendarPopup(True)
+        self.editor.setAccessibleName("New date and time")
+        name_date_popup(self.editor, "Choose the new date")
         self.editor.setDisplayFormat("ddd d MMM yyyy  HH:mm")
         self.editor.setDateTime(
             QDateTime(QDate(local.year, local.month, local.day), QTime(local.hour, local.minute))

@@ -190,30 +190,26 @@ class _TextMemo:
 
 
 _TEXT_MEMO = _TextMemo()
+CHIP_TEXT = _TEXT_MEMO
+"""The measurements shared by every chip painter (the month chip's own module too)."""
 
 
-def paint_chip(
+def paint_chip_body(
     painter: QPainter,
     rect: QRect,
     entry: Entry,
     palette: QPalette,
-    font: QFont,
-    *,
-    selected: bool = False,
-    dragging: bool = False,
-    busy: bool = False,
-    show_time: bool = True,
-) -> None:
-    """One post as a chip: status bar, time, network icon, first line of text, label dots.
-
-    A chip tall enough for two lines wraps the text onto the second one. Narrow chips give their
-    room to the text first (the time and the rest are in the tooltip), so a month cell at the
-    smallest window still reads as words rather than three letters.
-    """
+    selected: bool,
+    dragging: bool,
+    busy: bool,
+) -> tuple[QRectF, QColor]:
+    """A chip's rounded body in its status colour (a dashed outline for a status this client
+    does not know, a bar on the left unless selected); returns the body and the text colour.
+    Leaves antialiasing on and the opacity lowered for a busy or dragged chip: call between
+    `painter.save()` and `restore()`."""
     color = status_color(entry.status)
     base = surface(palette)
     text_color = palette.color(QPalette.ColorRole.Text)
-    painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     if busy or dragging:
         painter.setOpacity(painter.opacity() * (0.5 if dragging else 0.6))
@@ -234,7 +230,29 @@ def paint_chip(
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
         painter.drawRoundedRect(QRectF(body.left(), body.top(), 3.0, body.height()), 1.5, 1.5)
+    return body, text_color
 
+
+def paint_chip(
+    painter: QPainter,
+    rect: QRect,
+    entry: Entry,
+    palette: QPalette,
+    font: QFont,
+    *,
+    selected: bool = False,
+    dragging: bool = False,
+    busy: bool = False,
+    show_time: bool = True,
+) -> None:
+    """One post as a chip: status bar, time, network icon, first line of text, label dots.
+
+    A chip tall enough for two lines wraps the text onto the second one. Narrow chips give their
+    room to the text first (the time and the rest are in the tooltip), so a month cell at the
+    smallest window still reads as words rather than three letters.
+    """
+    painter.save()
+    body, text_color = paint_chip_body(painter, rect, entry, palette, selected, dragging, busy)
     painter.setClipRect(body)
     lines = 2 if body.height() >= 2 * CHIP_LINE_HEIGHT else 1
     line_height = body.height() / lines if lines == 1 else CHIP_LINE_HEIGHT
@@ -305,9 +323,9 @@ class OneLineHead(NamedTuple):
 
 
 def one_line_head(width: float, time_text: str, font: QFont) -> OneLineHead:
-    """A one-line chip (a busy month day): network icon, compact time in the small bold font,
-    then the text. The icon and time go only while the text keeps ~8 characters (`font`'s
-    average width): at 1360×860 a month chip is ~125 px and keeps 14 or more."""
+    """A one-line chip (`paint_chip`: week blocks, the tray's drag picture): network icon,
+    compact time in the small bold font, then the text. The icon and time go only while the
+    text keeps ~8 characters (`font`'s average width). Month chips are `month_chip`'s."""
     x = 7.0
     least_text = 8 * _TEXT_MEMO.width("abcdefghij", font, font.key()) / 10
     right = width - 4

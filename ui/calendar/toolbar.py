@@ -20,8 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.calendar.grid import ViewKind
+from ui.calendar.commands import keys_text
 from ui.locale_text import month_year
 from ui.locale_text import text_in_format as text
+from ui.widgets.calendar_names import name_calendar_parts
 
 
 def period_titles(view: ViewKind, days: list[date], anchor: date) -> list[str]:
@@ -117,6 +119,7 @@ class JumpDateEdit(QDateEdit):
             calendar.setFirstDayOfWeek(QLocale().firstDayOfWeek())
             calendar.setGridVisible(False)
             calendar.setAccessibleName("Choose a date (Enter jumps to it)")
+            name_calendar_parts(calendar)
             # Qt sizes the popup so the six week rows plus the header just fit (rows of the
             # font's height + 4 px; the last one touched the frame): room for 4 px more each.
             hint = calendar.sizeHint()
@@ -179,7 +182,7 @@ class CalendarToolbar(QWidget):
         self.jump_edit = JumpDateEdit()
         self.jump_edit.setObjectName("jumpToDate")
         self.jump_edit.setDisplayFormat("d MMM yyyy")
-        self.jump_edit.setToolTip("Jump to date (Ctrl+G)")
+        self.jump_edit.setToolTip("Jump to date" + keys_text("jump"))
         self.jump_edit.setAccessibleName("Jump to date")
         self.jump_edit.dateChanged.connect(self._date_changed)
         self.view_buttons: list[QToolButton] = []

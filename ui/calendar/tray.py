@@ -79,6 +79,7 @@ class TrayPanel(QFrame):
             self._today, show_time=False, show_status=False, draggable=True, compact=True
         )
         view.setObjectName("trayList")
+        view.setAccessibleName("Unscheduled posts")
         view.set_rows(post_rows(self._shown or []))
         view.set_selected(self._selected)
         room = self._room.layout()

@@ -4,12 +4,17 @@ The grid is painted on the viewport of a scroll area; the day header stays pinne
 scroll under it, so header and columns share one coordinate system and never drift apart. On a
 DST day the wall clock skips or repeats an hour; posts are placed by the time a local clock
 shows, which is what the user scheduled against.
+
+A block with room for it shows its post's first image at its right end (`set_thumbnails`): the
+status bar, time and icon stay where every other block has them. Until the image is ready the
+block is drawn without it; `thumbnails_changed()` repaints.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -20,9 +25,11 @@ from PySide6.QtGui import (
     QDropEvent,
     QFontMetrics,
     QPainter,
+    QPainterPath,
     QPaintEvent,
     QPalette,
     QPen,
+    QPixmap,
     QResizeEvent,
 )
 from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QScrollBar, QWidget
@@ -39,6 +46,7 @@ from ui.calendar.style import (
     now_line_color,
     on_accent_color,
     paint_chip,
+    paint_chip_body,
     paint_pill,
     resized_font,
     small_font,
@@ -46,6 +54,9 @@ from ui.calendar.style import (
     today_color,
 )
 from ui.locale_text import weekday_name
+
+if TYPE_CHECKING:
+    from ui.calendar.thumbnails import Thumbnails
 
 DEFAULT_SCROLL_MINUTES = 8 * 60
 SNAP_STEP = 15
@@ -68,6 +79,22 @@ class _More:
     entries: list[Entry]  # the whole cluster, for the list it opens
     hidden: int
     rect: QRect  # in content coordinates
+
+
+THUMB_INSET = 2
+"""Between a thumbnail and the block's top, bottom and right edges."""
+THUMB_MIN_SIDE = 16
+THUMB_TEXT_ROOM = 64
+"""What a block keeps for its time, icon and words beside a thumbnail (~7 characters); a
+narrower block shows none."""
+
+
+def thumbnail_side(width: int, height: int) -> int | None:
+    """The side of the thumbnail a `width`×`height` block shows; None when it has no room."""
+    side = height - 2 * THUMB_INSET
+    if side < THUMB_MIN_SIDE or width < side + 2 * THUMB_INSET + THUMB_TEXT_ROOM:
+        return None
+    return side
 
 
 MIN_BLOCK_WIDTH = 46
@@ -115,6 +142,7 @@ class WeekView(QAbstractScrollArea):
         self._drop_slot: DropTarget | None = None
         self._zone_label = ""
         self._now: tuple[date, int] | None = None
+        self._thumbnails: Thumbnails | None = None
         self._autoscroll = QTimer(self)
         self._autoscroll.setInterval(AUTOSCROLL_MS)
         self._autoscroll.timeout.connect(self._scroll_while_dragging)
@@ -154,6 +182,28 @@ class WeekView(QAbstractScrollArea):
         if post_ids != self._busy:
             self._busy = post_ids
             self.viewport().update()
+
+    def set_thumbnails(self, thumbnails: Thumbnails | None) -> None:
+        """Where blocks with room for one get their post's image (None: no thumbnails)."""
+        if thumbnails is not self._thumbnails:
+            self._thumbnails = thumbnails
+            self.viewport().update()
+
+    def thumbnails_changed(self) -> None:
+        """More images are ready: repaint if a post shown has one."""
+        if self._thumbnails is not None and any(e.card.thumb_url for e in self._entries):
+            self.viewport().update()
+
+    def thumbnail_rect(self, post_id: str) -> QRect:
+        """Where a post's thumbnail is drawn once ready (viewport coordinates; empty: none)."""
+        rect = self.block_rect(post_id)
+        entry = next((b.entry for b in self._blocks if b.entry.id == post_id), None)
+        if entry is None or not entry.card.thumb_url or self._thumbnails is None:
+            return QRect()
+        side = thumbnail_side(rect.width(), rect.height())
+        if side is None:
+            return QRect()
+        return QRect(rect.right() - THUMB_INSET - side + 1, rect.top() + THUMB_INSET, side, side)
 
     def set_now(self, day: date, minutes: int) -> None:
         """Where the current-time line is drawn (the local day and minutes since midnight)."""
@@ -402,21 +452,46 @@ class WeekView(QAbstractScrollArea):
             rect = block.rect.translated(0, offset)
             if rect.bottom() < self.HEADER_HEIGHT or rect.top() > self.viewport().height():
                 continue
+            entry = block.entry
+            selected = entry.id == self._selected or entry.id in self._marked
+            dragging = entry.id == self._dragging
+            busy = entry.id in self._busy
+            thumbnail = None if busy or dragging else self._thumbnail(entry.card.thumb_url, rect)
+            if thumbnail is not None:
+                # The body spans the block; the text keeps to the left of the image.
+                painter.save()
+                paint_chip_body(painter, rect, entry, self.palette(), selected, False, False)
+                painter.restore()
+                text_rect = rect.adjusted(0, 0, -(thumbnail.side + 2 * THUMB_INSET), 0)
+            else:
+                text_rect = rect
             paint_chip(
                 painter,
-                rect,
-                block.entry,
+                text_rect,
+                entry,
                 self.palette(),
                 font,
-                selected=block.entry.id == self._selected or block.entry.id in self._marked,
-                dragging=block.entry.id == self._dragging,
-                busy=block.entry.id in self._busy,
+                selected=selected,
+                dragging=dragging,
+                busy=busy,
             )
+            if thumbnail is not None:
+                _paint_thumbnail(painter, rect, thumbnail.side, thumbnail.pixmap)
         for more in self._more:
             rect = more.rect.translated(0, offset)
             if rect.bottom() < self.HEADER_HEIGHT or rect.top() > self.viewport().height():
                 continue
             paint_pill(painter, QRectF(rect), f"+{more.hidden}", accent_color(), bold(font))
+
+    def _thumbnail(self, url: str | None, rect: QRect) -> _Thumb | None:
+        """The block's image when it has room for one and it is ready (asked for otherwise)."""
+        if not url or self._thumbnails is None:
+            return None
+        side = thumbnail_side(rect.width(), rect.height())
+        if side is None:
+            return None
+        pixmap = self._thumbnails.pixmap(url, side)
+        return None if pixmap is None else _Thumb(side, pixmap)
 
     def _paint_now_line(self, painter: QPainter) -> None:
         y = self.now_line_y()
@@ -585,6 +660,23 @@ class WeekView(QAbstractScrollArea):
 
     def drop_slot(self) -> DropTarget | None:
         return self._drop_slot
+
+
+@dataclass
+class _Thumb:
+    side: int
+    pixmap: QPixmap
+
+
+def _paint_thumbnail(painter: QPainter, block: QRect, side: int, pixmap: QPixmap) -> None:
+    target = QRectF(block.right() - THUMB_INSET - side + 1, block.top() + THUMB_INSET, side, side)
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    rounded = QPainterPath()
+    rounded.addRoundedRect(target, 3, 3)
+    painter.setClipPath(rounded, Qt.ClipOperation.IntersectClip)
+    painter.drawPixmap(target.topLeft(), pixmap)
+    painter.restore()
 
 
 class _WeekDropGrid:

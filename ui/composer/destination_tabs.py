@@ -36,6 +36,7 @@ class DestinationTabs(QTabWidget):
         self._session = session
         self.by_account: dict[str, DestinationTab] = {}
         self.setObjectName("composerTabs")
+        self.setAccessibleName("Post text by destination")
         self.tabBar().setAccessibleName("Shared text and each destination")
         self.addTab(shared, "All destinations")
 

@@ -221,6 +221,7 @@ class PreviewPane(QScrollArea):
         self.state = state
         self.setWidgetResizable(True)
         self.setObjectName("previewPane")
+        self.setAccessibleName("Preview on each network")
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._body = QWidget()
         self._layout = QVBoxLayout(self._body)

@@ -27,6 +27,7 @@ from app.models.accounts import SocialAccountSummary
 from ui.calendar.timezone import zone_from_name, zone_name
 from ui.composer.field_errors import ErrorLabel
 from ui.icons import network_name
+from ui.widgets.calendar_names import name_date_popup
 
 MODES: tuple[tuple[ScheduleMode, str], ...] = (
     (ScheduleMode.DRAFT, "Save as draft"),
@@ -100,6 +101,7 @@ class ScheduleBar(QWidget):
         self.when.setMinimumDateTime(NO_DATE)
         self.when.setSpecialValueText(NO_DATE_TEXT)
         self.when.setCalendarPopup(True)
+        name_date_popup(self.when, "Choose the date to post")
         self.when.setDisplayFormat("ddd d MMM yyyy  HH:mm")
         self.when.setToolTip(f"In your time zone ({zone_name(local_tz)})")
         self.zones = QLabel()

@@ -38,6 +38,7 @@ from jeepney import (
 from jeepney.io.asyncio import DBusConnection, DBusRouter, Proxy, open_dbus_connection
 
 from ui.notifications.changes import Alert
+from ui.resources import ResourcesMissing, resource
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +82,6 @@ def session_bus_address(environ: Mapping[str, str] | None = None) -> str | None:
 def app_icon() -> str:
     """The app's mark as a `file://` URI (the spec's other form, a theme icon name, needs the
     icon installed in a theme); "" (the server's default) when the file cannot be found."""
-    from ui.resources import ResourcesMissing, resource
-
     try:
         return resource("postdesk.svg").as_uri()
     except ResourcesMissing:

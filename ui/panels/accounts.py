@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from app.domain.enums import AccountStatus, known
 from ui import theme
 from ui.action_spec import ActionSpec
+from ui.icons import network_icon, network_name
 from ui.panels.base import PanelPage
 from ui.widgets.once_button import OncePushButton
 from ui.widgets.table_model import HeaderedTableModel
@@ -103,8 +104,6 @@ class AccountsModel(HeaderedTableModel):
         ):
             return self._display(account, column)
         if role == Qt.ItemDataRole.DecorationRole and column == 0:
-            from ui.icons import network_icon
-
             return network_icon(account.platform)
         if role == Qt.ItemDataRole.ForegroundRole and column in (3, 5):
             status = known(AccountStatus, account.status)
@@ -115,8 +114,6 @@ class AccountsModel(HeaderedTableModel):
 
     def _display(self, account: SocialAccountSummary, column: int) -> str:
         if column == 0:
-            from ui.icons import network_name
-
             return network_name(account.platform)
         if column == 1:
             return account.display_name or ""

@@ -37,6 +37,7 @@ class ShortcutsDialog(QDialog):
         rows = key_rows(specs)
         self.table = QTableWidget(len(rows), 3)
         self.table.setHorizontalHeaderLabels(["Keys", "Does", "Where"])
+        self.table.setAccessibleName("Keyboard shortcuts")
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         for row, values in enumerate(rows):

@@ -54,7 +54,10 @@ def test_dst_days_hold_their_posts(make_page: PageFactory) -> None:
     evening = make_post(when=utc(2025, 10, 26, 22, 30))  # 23:30 CET, still the 26th
     page = make_page([second, evening, first])
     day = date(2025, 10, 26)
-    assert page.month_view.visible_post_ids(day) == [first.id, second.id, evening.id]
+    # Every day's chips have two lines: the cell shows the first two, "+1" counts the third.
+    assert [e.id for e in page.month_view.entries_on(day)] == [first.id, second.id, evening.id]
+    assert page.month_view.visible_post_ids(day) == [first.id, second.id]
+    assert page.month_view.hidden_count(day) == 1
     assert [e.time_text for e in page.month_view.entries_on(day)] == ["2:30", "2:30", "23:30"]
     assert page.month_view.visible_post_ids(date(2025, 10, 27)) == []
 

@@ -39,6 +39,9 @@ def test_listen_locally_shows_a_replay_verified(
         receiver = page.receiver
         assert listen is not None
         assert receiver is not None
+        click(page.listen_button)  # again: the open dialog comes forward, no second receiver
+        assert page.listen_dialog is listen
+        assert page.receiver is receiver
         listen.startRequested.emit(0)  # any free port (the spin box offers 1024 and up)
         await until(lambda: receiver.listening and listen.copy_button.isEnabled(), what="up")
         assert listen.start_button.text() == "Stop"

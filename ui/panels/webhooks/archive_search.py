@@ -17,6 +17,7 @@ from app.store.local_store import utc_text
 from ui import theme
 from ui.panels.webhooks.format import when
 from ui.panels.webhooks.logs_model import OUTCOME_COLOUR, OUTCOME_TEXT, LogRole, response_text
+from ui.widgets.calendar_names import name_date_popup
 from ui.widgets.table_model import HeaderedTableModel
 
 Index = QModelIndex | QPersistentModelIndex
@@ -135,6 +136,8 @@ class ArchiveSearchBar(QWidget):
             edit.setCalendarPopup(True)
             edit.setDisplayFormat("yyyy-MM-dd")
             edit.setEnabled(False)
+        name_date_popup(self.from_edit, "Choose the first date")
+        name_date_popup(self.to_edit, "Choose the last date")
         self.dates_check.toggled.connect(self.from_edit.setEnabled)
         self.dates_check.toggled.connect(self.to_edit.setEnabled)
         layout = QHBoxLayout(self)

@@ -905,6 +905,12 @@ class WebhooksPage(PanelPage):
         webhook = self.selected
         if webhook is None or self.session is None:
             return
+        if self.listen_dialog is not None and alive(self.listen_dialog):
+            # One receiver at a time: a second dialog replaced the references to the first,
+            # whose receiver then listened on with no owner to stop it.
+            self.listen_dialog.raise_()
+            self.listen_dialog.activateWindow()
+            return
         dialog = ListenDialog(self, webhook.endpoint)
         receiver = LocalReceiver(functools.partial(_show_request, dialog))
         self.listen_dialog, self.receiver = dialog, receiver
