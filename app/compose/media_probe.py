@@ -71,6 +71,8 @@ def _read_moov(stream: BinaryIO) -> bytes | None:
 
 
 def _duration(data: bytes, start: int, end: int) -> float | None:
+    if start >= end:  # an empty box (its header only) at the end of the file
+        return None
     version = data[start]
     if version == 1 and start + 32 <= end:
         timescale, duration = struct.unpack_from(">IQ", data, start + 20)
@@ -84,6 +86,8 @@ def _duration(data: bytes, start: int, end: int) -> float | None:
 
 
 def _track_size(data: bytes, start: int, end: int) -> tuple[int, int] | None:
+    if start >= end:  # an empty box (its header only) at the end of the file
+        return None
     version = data[start]
     offset = start + (4 + 32 if version == 1 else 4 + 20)  # to the reserved words after duration
     matrix_at = offset + 8 + 8  # reserved(8), layer, alternate group, volume, reserved
