@@ -22,11 +22,11 @@ from pytestqt.qtbot import QtBot
 
 from app.calendar.grid import local_instant
 from tests.ui.a11y_walk import unnamed_controls, walk
-from tests.ui.calendar.conftest import BERLIN, TODAY
-from tests.ui.calendar.factories import accounts, labels, make_post
-from ui.calendar import CalendarPage, InMemoryCalendarSource
+from tests.ui.calendar.conftest import BERLIN
+from tests.ui.calendar.factories import make_post
+from tests.ui.calendar.shell_window import calendar_in_shell
+from ui.calendar import CalendarPage
 from ui.calendar.reschedule_dialog import RescheduleDialog
-from ui.messages import MessageBridge
 from ui.shell.main_window import MainWindow
 
 
@@ -42,15 +42,7 @@ POSTS = [
 
 @pytest.fixture
 def window(qtbot: QtBot) -> tuple[MainWindow, CalendarPage]:
-    shell = MainWindow(MessageBridge())
-    source = InMemoryCalendarSource(POSTS, accounts=accounts(), labels=labels())
-    page = CalendarPage(source, display_tz=BERLIN, today=lambda: TODAY, parent=shell.pages)
-    shell.set_page("calendar", page)
-    qtbot.addWidget(shell)
-    shell.resize(1360, 860)
-    shell.show()
-    qtbot.waitExposed(shell)
-    return shell, page
+    return calendar_in_shell(qtbot, POSTS)
 
 
 def reached(root: QWidget) -> tuple[set[int], list[str]]:

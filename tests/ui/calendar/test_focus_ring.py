@@ -14,12 +14,10 @@ from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.calendar.grid import local_instant
-from tests.ui.calendar.conftest import BERLIN, TODAY
-from tests.ui.calendar.factories import accounts, labels, make_post
+from tests.ui.calendar.conftest import BERLIN
+from tests.ui.calendar.factories import make_post
+from tests.ui.calendar.shell_window import calendar_in_shell
 from ui import theme
-from ui.calendar import CalendarPage, InMemoryCalendarSource
-from ui.messages import MessageBridge
-from ui.shell.main_window import MainWindow
 from ui.style import apply_style
 
 
@@ -50,15 +48,8 @@ def ring_pixels(widget: QWidget, wanted: QColor, tolerance: int = 40) -> int:
 
 
 def test_every_control_tab_reaches_shows_the_focus_ring(styled: None, qtbot: QtBot) -> None:
-    shell = MainWindow(MessageBridge())
     post = make_post(when=local_instant(date(2025, 10, 22), time(9), BERLIN))
-    source = InMemoryCalendarSource([post], accounts=accounts(), labels=labels())
-    page = CalendarPage(source, display_tz=BERLIN, today=lambda: TODAY, parent=shell.pages)
-    shell.set_page("calendar", page)
-    qtbot.addWidget(shell)
-    shell.resize(1360, 860)
-    shell.show()
-    qtbot.waitExposed(shell)
+    shell, page = calendar_in_shell(qtbot, [post])
     page.select_post(post.id)
     page.open_detail()
     shell.activateWindow()
