@@ -24,6 +24,8 @@ class CountingServer:
 
     def __init__(self) -> None:
         self.connections = 0
+        self.open = 0
+        self.peak = 0
         self.hold_for = 0
         self.close_after_answer = False
         self.closed = asyncio.Event()
@@ -49,6 +51,8 @@ class CountingServer:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
+        self.open += 1
+        self.peak = max(self.peak, self.open)
         try:
             while await reader.readuntil(b"\r\n\r\n"):
                 if self.hold_for:
@@ -62,6 +66,7 @@ class CountingServer:
                     break
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
+        self.open -= 1
         writer.close()
         await writer.wait_closed()
         self.closed.set()
@@ -126,3 +131,63 @@ def test_the_most_specific_httpx_error_is_chosen() -> None:
     assert type(as_httpx_failure(httpcore.ReadError("reset"))) is httpx.ReadError
     other = ValueError("not a transport failure")
     assert as_httpx_failure(other) is other
+
+
+@pytest.mark.asyncio
+async def test_past_the_kept_number_idle_connections_close_and_queued_requests_wait(
+    server: CountingServer,
+) -> None:
+    """The pool's own pass (`_Pool`) keeps httpcore's rules: at most `max_connections` at once
+    (the rest wait their turn, none is dropped), and once idle no more than the kept number."""
+    limits = httpx.Limits(max_connections=6, max_keepalive_connections=3, keepalive_expiry=5.0)
+    transport = PooledTransport(ssl.create_default_context(), limits)
+    async with httpx.AsyncClient(base_url=server.url, transport=transport) as client:
+        server.hold(6)  # the first six are answered together; four more queue behind them
+        answers = await asyncio.gather(*(client.get(f"/posts?page={n}") for n in range(10)))
+        assert [answer.status_code for answer in answers] == [200] * 10
+        assert server.peak == 6  # never more at once; the queued ones waited, none was dropped
+        server.hold(0)
+        opened = server.connections
+        for _ in range(4):
+            await client.get("/posts")
+        assert server.connections == opened  # idle ones were kept and reused
+        async with asyncio.timeout(10):  # the surplus over the kept three is closed
+            while server.open > 3:
+                server.closed.clear()
+                await server.closed.wait()
+        assert server.open == 3
+
+
+@pytest.mark.asyncio
+async def test_one_look_at_the_sockets_serves_a_whole_pass_of_the_pool(
+    server: CountingServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every pass asked each idle connection's socket on its own (a system call each: ~45 a
+    page in a 32-page sync); now one poll per pass answers for all of them."""
+    import select
+
+    real_poll = select.poll
+    polls: list[int] = []
+
+    class CountingPoll:
+        def __init__(self) -> None:
+            self._inner = real_poll()
+
+        def register(self, fd: int, events: int) -> None:
+            self._inner.register(fd, events)
+
+        def unregister(self, fd: int) -> None:
+            self._inner.unregister(fd)
+
+        def poll(self, timeout: float | None = None) -> list[tuple[int, int]]:
+            polls.append(1)
+            return self._inner.poll(timeout)
+
+    monkeypatch.setattr(select, "poll", CountingPoll)
+    async with _client(server) as client:
+        server.hold(16)
+        await asyncio.gather(*(client.get("/posts") for _ in range(16)))
+        polls.clear()
+        for _ in range(8):  # one at a time: each pass sees 15 idle connections
+            await client.get("/posts")
+        assert 0 < len(polls) <= 8 * 3  # a few passes a request, not 15 polls each
