@@ -95,3 +95,101 @@ def test_a_callback_from_another_thread_keeps_its_delay_order_and_can_be_cancell
         return ran
 
     assert runner.run(scenario()) == ["soon", "later"]
+
+
+def test_callbacks_due_now_run_in_order_from_one_qt_timer(
+    runner: LoopRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """qasync started a Qt timer per `call_soon` (~25 a page of a sync, each a call from C++
+    into Python); the loop drains them from one queue, in the order they were asked for."""
+
+    async def scenario() -> tuple[list[int], int]:
+        loop = asyncio.get_running_loop()
+        timers: list[float] = []
+        start_timer = loop._timer.add_callback  # type: ignore[attr-defined]
+
+        def counted(handle: asyncio.Handle, delay: float = 0) -> asyncio.Handle:
+            timers.append(delay)
+            return start_timer(handle, delay)
+
+        monkeypatch.setattr(loop._timer, "add_callback", counted)  # type: ignore[attr-defined]
+        ran: list[int] = []
+        done = loop.create_future()
+        for number in range(500):
+            loop.call_soon(ran.append, number)
+        loop.call_soon(done.set_result, None)
+        await done
+        return ran, len(timers)
+
+    ran, timers = runner.run(scenario())
+    assert ran == list(range(500))
+    assert timers <= 3  # one drain (and the await's own wake-up), not 501 timers
+
+
+def test_a_callback_asked_for_during_a_batch_lets_qt_events_come_first(
+    runner: LoopRunner,
+) -> None:
+    """The batch runs what was due when it started; what those callbacks schedule waits for
+    the next one, so a paint or a click queued meanwhile is not held back by a chain of wake-ups
+    that never ends."""
+    from PySide6.QtCore import QTimer
+
+    async def scenario() -> list[str]:
+        loop = asyncio.get_running_loop()
+        order: list[str] = []
+        done = loop.create_future()
+
+        def first() -> None:
+            order.append("first")
+            loop.call_soon(second)
+            QTimer.singleShot(0, lambda: order.append("qt"))
+
+        def second() -> None:
+            order.append("second")
+            done.set_result(None)
+
+        loop.call_soon(first)
+        await done
+        return order
+
+    assert runner.run(scenario()) == ["first", "qt", "second"]
+
+
+def test_a_cancelled_callback_is_skipped_and_a_failing_one_does_not_stop_the_batch(
+    runner: LoopRunner,
+) -> None:
+    async def scenario() -> tuple[list[str], list[str]]:
+        loop = asyncio.get_running_loop()
+        ran: list[str] = []
+        reported: list[str] = []
+        loop.set_exception_handler(
+            lambda _loop, context: reported.append(str(context["exception"]))
+        )
+        done = loop.create_future()
+
+        def fail() -> None:
+            raise ValueError("broken callback")
+
+        loop.call_soon(ran.append, "one")
+        loop.call_soon(ran.append, "cancelled").cancel()
+        loop.call_soon(fail)
+        loop.call_soon(ran.append, "two")
+        loop.call_soon(done.set_result, None)
+        await done
+        loop.set_exception_handler(None)
+        return ran, reported
+
+    assert runner.run(scenario()) == (["one", "two"], ["broken callback"])
+
+
+def test_in_debug_mode_a_coroutine_function_is_still_refused(runner: LoopRunner) -> None:
+    async def coroutine_function() -> None:
+        return None
+
+    loop = runner.loop
+    loop.set_debug(True)
+    try:
+        with pytest.raises(TypeError):
+            loop.call_soon(coroutine_function)
+    finally:
+        loop.set_debug(False)
