@@ -287,9 +287,21 @@ LATE_INDEXES = """
 CREATE INDEX IF NOT EXISTS webhook_logs_due ON webhook_logs (next_attempt_at);
 """
 
+# The posts list's order (`posts_repo.page_of_ids`) ends in `rowid DESC`; the first index
+# stored `rowid` ascending, so SQLite sorted each page's run of rows again and stepped through
+# OFFSET rows doing so (~1 ms for page 100 of 200). Declared the other way round and read
+# backwards, the index gives that exact order: ~0.08 ms.
+LIST_ORDER_INDEX = """
+DROP INDEX IF EXISTS posts_listing;
+CREATE INDEX IF NOT EXISTS posts_list_order
+    ON posts (workspace_id, scheduled_at IS NULL DESC, scheduled_at, created_at);
+"""
+
 STEPS: tuple[str, ...] = (
     # 1: every table as the sandbox had them when files started carrying a version.
     SCHEMA + LATE_INDEXES,
+    # 2: the posts list read in index order.
+    LIST_ORDER_INDEX,
 )
 SCHEMA_VERSION = len(STEPS)
 
