@@ -19,6 +19,12 @@ coroutine function. Here the callbacks due now wait in one queue that a single z
 drains, in order, as asyncio's own loop runs its ready queue; the check runs in debug mode only,
 as in asyncio. Callbacks added while a batch runs go to the next batch, so Qt's events (paints,
 input, sockets) still come between batches.
+
+A delayed callback (`call_later`, `call_at`) gets a Qt timer of its own that cancelling it
+stops. qasync left a cancelled one's timer running until its time came: every request's read and
+write deadline (anyio's, 30 s) is cancelled as soon as the data is there, so a sync left ~600
+dead timers behind, and Qt then filed each new timer behind all of them and woke for each one
+30 s later.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import threading
 from typing import Any
 
 import qasync
+from PySide6.QtCore import QObject, QTimerEvent
 
 
 class EventLoop(qasync.QEventLoop):
@@ -36,6 +43,7 @@ class EventLoop(qasync.QEventLoop):
         self._loop_thread = threading.get_ident()
         self._due: collections.deque[asyncio.Handle] = collections.deque()
         self._drain_asked = False
+        self._delayed = _DelayedTimers(self)
         super().__init__(*args, **kwargs)
         self._drain_handle = asyncio.Handle(self._drain, (), self)
 
@@ -46,6 +54,37 @@ class EventLoop(qasync.QEventLoop):
         if self.get_debug():
             return super().call_soon(callback, *args, context=context)
         return self._add_callback(asyncio.Handle(callback, args, self, context=context))
+
+    def call_later(
+        self, delay: float, callback: Any, *args: Any, context: Any = None
+    ) -> asyncio.TimerHandle:
+        if self.get_debug():
+            return super().call_later(delay, callback, *args, context=context)
+        handle = asyncio.TimerHandle(self.time() + delay, callback, args, self, context=context)
+        handle._scheduled = True  # type: ignore[attr-defined]  # cancel() then tells _timer_handle_cancelled
+        if delay <= 0:
+            self._add_callback(handle)
+        elif self._elsewhere():
+            self.call_soon_threadsafe(self._delayed.start, handle)
+        else:
+            self._delayed.start(handle)
+        return handle
+
+    def call_at(
+        self, when: float, callback: Any, *args: Any, context: Any = None
+    ) -> asyncio.TimerHandle:
+        return self.call_later(when - self.time(), callback, *args, context=context)
+
+    def _timer_handle_cancelled(self, handle: asyncio.TimerHandle) -> None:
+        if self._elsewhere():
+            self.call_soon_threadsafe(self._delayed.stop, handle)
+        else:
+            self._delayed.stop(handle)
+
+    def close(self) -> None:
+        if not self.is_running():
+            self._delayed.stop_all()
+        super().close()
 
     def _add_callback(self, handle: asyncio.Handle, delay: float = 0) -> asyncio.Handle:
         if self._elsewhere():
@@ -97,3 +136,47 @@ class EventLoop(qasync.QEventLoop):
             self.call_soon_threadsafe(super()._remove_writer, fd)
             return True
         return bool(super()._remove_writer(fd))
+
+
+class _DelayedTimers(QObject):
+    """One Qt timer per pending delayed callback, stopped when the callback is cancelled."""
+
+    def __init__(self, loop: EventLoop) -> None:
+        super().__init__()
+        self._loop = loop
+        self._by_timer: dict[int, asyncio.TimerHandle] = {}
+        self._timer_of: dict[int, int] = {}  # id(handle) -> timer (handles compare by time)
+
+    @property
+    def pending(self) -> int:
+        return len(self._by_timer)
+
+    def start(self, handle: asyncio.TimerHandle) -> None:
+        if handle.cancelled():
+            return
+        delay_ms = max(0, int((handle.when() - self._loop.time()) * 1000))
+        timer = self.startTimer(delay_ms)
+        self._by_timer[timer] = handle
+        self._timer_of[id(handle)] = timer
+
+    def stop(self, handle: asyncio.TimerHandle) -> None:
+        timer = self._timer_of.pop(id(handle), None)
+        if timer is not None:
+            del self._by_timer[timer]
+            self.killTimer(timer)
+
+    def stop_all(self) -> None:
+        for timer in self._by_timer:
+            self.killTimer(timer)
+        self._by_timer.clear()
+        self._timer_of.clear()
+
+    def timerEvent(self, event: QTimerEvent) -> None:
+        timer = event.timerId()
+        self.killTimer(timer)
+        handle = self._by_timer.pop(timer, None)
+        if handle is None:
+            return
+        del self._timer_of[id(handle)]
+        if not handle.cancelled():
+            handle._run()

@@ -10,7 +10,7 @@ which the same fields read back in that zone.
 from __future__ import annotations
 
 import functools
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -94,6 +94,29 @@ def parse_zoned_datetime(text: str) -> datetime:
         return moment
 
 
+def zoned_text(value: datetime) -> str:
+    """The inverse of `parse_zoned_datetime`: ISO 8601 with the offset and, in brackets, the zone
+    name (or the offset again for a fixed-offset zone). A naive datetime stays plain ISO."""
+    if value.tzinfo is None:
+        return value.isoformat()
+    tz = value.tzinfo
+    zone = tz.key if isinstance(tz, ZoneInfo) and tz.key else _offset_text(value.utcoffset())
+    return f"{value.isoformat()}[{zone}]"
+
+
+@functools.lru_cache(maxsize=256)  # a few offsets recur on every post (UTC above all)
+def _offset_text(offset: timedelta | None) -> str:
+    seconds = int((offset or timedelta()).total_seconds())
+    sign = "-" if seconds < 0 else "+"
+    hours, rest = divmod(abs(seconds), 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{sign}{hours:02d}:{minutes:02d}" + (f":{seconds:02d}" if seconds else "")
+
+
+STORED_FORM: dict[str, Any] = {"stored_form": True}
+"""Serialization context for the local cache: REST timestamps come out as `zoned_text`."""
+
+
 def format_rest_datetime(value: datetime, tz: tzinfo = UTC) -> str:
     """Aware datetime -> `Y-m-d H:i:s` wall time in the server zone (naive is taken as UTC)."""
     if value.tzinfo is None:
@@ -110,7 +133,10 @@ def _validate_rest(value: Any, info: ValidationInfo) -> Any:
 
 
 def _serialize_rest(value: datetime, info: SerializationInfo) -> str:
-    return format_rest_datetime(value, server_tz_from(info.context))
+    context = info.context
+    if context is STORED_FORM:
+        return zoned_text(value)
+    return format_rest_datetime(value, server_tz_from(context))
 
 
 def _none_as_empty_list(value: Any) -> Any:

@@ -5,6 +5,12 @@ of CPU per page, and pages fetched ahead arrive in bursts: on the event loop tha
 window for 30-70 ms at a time. Here each job is one page (or one small step), so the GUI thread
 gets the GIL back within the interpreter's switch interval whenever it needs it.
 
+With only a few pages in flight (a server on this machine or next door: the walk keeps `Pace.FEW`
+at once because this process is the bottleneck) a page is parsed right here instead: a burst is
+at most those few pages (~1 ms each), and handing each one to the thread and back cost more than
+the parsing (the GIL passed back and forth between two busy threads: the sync on loopback took
+1.08 s that way, 0.81 s here, median of 6 interleaved runs).
+
 A refresh owns its worker (`async with PageWorker() as worker`). Leaving the block, by failure or
 cancellation too, drops the jobs not started yet and waits for the one running (a job cannot be
 interrupted; one page is a few ms), so nothing a refresh started outlives it. After each job
@@ -35,6 +41,8 @@ class PageWorker:
         self._jobs: set[concurrent.futures.Future[Any]] = set()
         self.thread_ids: set[int] = set()
         """Threads that ran a job (observable by tests: never the event loop's)."""
+        self.jobs_here = 0
+        """Jobs of `then(..., here=...)` run on the caller's thread instead."""
 
     async def __aenter__(self) -> PageWorker:
         self._executor = concurrent.futures.ThreadPoolExecutor(
@@ -68,11 +76,14 @@ class PageWorker:
         finally:
             collect_if_due()  # here, on the loop's thread (see gc_on_loop)
 
-    def then(self, after: Callable[[Any], object]) -> Offload:
+    def then(
+        self, after: Callable[[Any], object], *, here: Callable[[], bool] | None = None
+    ) -> Offload:
         """An offload (`app.api` validates pages through one) that runs `after(result)` in the
         same job: a page parsed and encoded in one hand-off to this thread, not two (each
-        costs the loop a wake-up and the GIL back and forth)."""
-        return _RunThen(self, after)
+        costs the loop a wake-up and the GIL back and forth). While `here()` says so, the job
+        runs on the caller's thread instead (see the module's docstring)."""
+        return _RunThen(self, after, here)
 
     def _tracked(self, job: Callable[[], T]) -> T:
         self.thread_ids.add(threading.get_ident())
@@ -91,12 +102,27 @@ class PageWorker:
 
 
 class _RunThen:
-    def __init__(self, worker: PageWorker, after: Callable[[Any], object]) -> None:
+    def __init__(
+        self,
+        worker: PageWorker,
+        after: Callable[[Any], object],
+        here: Callable[[], bool] | None,
+    ) -> None:
         self._worker = worker
         self._after = after
+        self._here = here
 
     def __call__(self, job: Callable[[], T], /) -> Awaitable[T]:
+        if self._here is not None and self._here():
+            return self._run_here(job)
         return self._worker.run(functools.partial(self._both, job))
+
+    async def _run_here(self, job: Callable[[], T]) -> T:
+        self._worker.jobs_here += 1
+        try:
+            return self._both(job)
+        finally:
+            collect_if_due()  # as after a worker's job: collections stay on this thread
 
     def _both(self, job: Callable[[], T]) -> T:
         result = job()

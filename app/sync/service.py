@@ -15,7 +15,9 @@
   client's rate gate allows), and only at the `full_every` pace (or when asked) when a new key
   or a subscription is needed.
 - Pages are validated and encoded for the cache on the refresh's own worker thread
-  (`PageWorker`), a page at a time; the event loop (the GUI thread) only awaits them. The worker
+  (`PageWorker`), a page at a time; the event loop (the GUI thread) only awaits them — except
+  while the walk keeps only a few pages in flight (a fast server nearby: a burst is a few ms),
+  when a page is parsed on the loop's thread, cheaper than the hand-off. The worker
   ends with the refresh, cancelled ones included. While a refresh runs, the GIL switch interval
   is shortened (`gil_handoff`), so the GUI thread never waits long for it, and the garbage
   collector runs on the event loop's thread only (`gc_on_loop`).
@@ -43,6 +45,7 @@ from typing import Literal
 from app.api.backoff import backoff_delay
 from app.api.client import ApiClient
 from app.api.errors import ApiError, NotFound, RateLimited
+from app.api.pagination import Pace
 from app.api.retry import Clock
 from app.models import Label, Page, Post, SocialAccountSummary, UnreadableItem
 from app.store import CacheChange, CacheError, WorkspaceCache
@@ -293,8 +296,9 @@ class SyncService:
         def encode(page: Page[Post]) -> None:
             encoded[id(page)] = encode_posts(page.data)
 
+        offload = worker.then(encode, here=self._parse_here)
         pages = self._client.posts.iter_pages(
-            concurrency=self._concurrency, offload=worker.then(encode), adaptive=True
+            concurrency=self._concurrency, offload=offload, adaptive=True
         )
         self.watch.map.forget()
         count = 0
@@ -311,6 +315,12 @@ class SyncService:
                 self._unreadable += page.unreadable
         self.pages_in_list = count
         return rows
+
+    def _parse_here(self) -> bool:
+        """The walk keeps only a few pages in flight: parse them on this thread (`PageWorker`)."""
+        walk = self._client.posts.last_walk
+        pace = walk.last_pace if walk is not None else None
+        return pace is not None and pace.in_flight <= Pace.FEW
 
     async def _accounts(self) -> list[SocialAccountSummary]:
         accounts = await self._client.accounts.list()

@@ -36,6 +36,7 @@ async def test_a_full_sync_hands_the_worker_one_job_per_page(
         return await run(self, job)  # type: ignore[arg-type]
 
     monkeypatch.setattr(PageWorker, "run", counted)
+    monkeypatch.setattr(SyncService, "_parse_here", lambda _self: False)  # all to the worker
     with WorkspaceCache(tmp_path / "cache.sqlite3") as cache:
         async with ApiClient(sandbox.base_url, sandbox.keys.admin) as client:
             service = SyncService(
@@ -85,10 +86,11 @@ def test_rest_timestamps_read_as_strptime_reads_them(text: str) -> None:
         assert (got.fold, got.tzinfo) == (expected.fold, expected.tzinfo)
 
 
-def test_the_cache_body_is_the_sorted_compact_json_it_was() -> None:
+def test_the_cache_body_is_compact_stable_and_keeps_every_field() -> None:
     import json
 
     from app.models import Post
+    from app.store.post_codec import decode_post
 
     post = Post.model_validate(
         {
@@ -102,11 +104,16 @@ def test_the_cache_body_is_the_sorted_compact_json_it_was() -> None:
         context={"server_tz": BERLIN},
     )
     body = dump_model(post)
-    assert body == json.dumps(
-        json.loads(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-    )
+    assert body == json.dumps(json.loads(body), separators=(",", ":"), ensure_ascii=False)
     assert '"scheduled_at":"2026-10-25T02:30:00+02:00[Europe/Berlin]"' in body
     assert "Grüße" in body
+    assert json.loads(body)["zeta"] == 1
+    assert "alpha" in json.loads(body)
+    again = decode_post(body)
+    assert dump_model(again) == body  # the same data, the same text: no false "changed"
+    assert again.scheduled_at == post.scheduled_at
+    assert again.scheduled_at is not None
+    assert again.scheduled_at.fold == 0
 
 
 def test_encoding_a_page_imports_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

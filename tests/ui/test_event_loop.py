@@ -193,3 +193,29 @@ def test_in_debug_mode_a_coroutine_function_is_still_refused(runner: LoopRunner)
             loop.call_soon(coroutine_function)
     finally:
         loop.set_debug(False)
+
+
+def test_a_cancelled_delayed_callback_leaves_no_timer_behind(runner: LoopRunner) -> None:
+    """Every request's read and write deadline is a delayed callback cancelled as soon as the
+    data is there; qasync kept each one's Qt timer until its 30 s were up (~600 after a sync),
+    and Qt filed every new timer behind them."""
+
+    async def scenario() -> tuple[int, int, list[str]]:
+        loop = asyncio.get_running_loop()
+        pending = loop._delayed  # type: ignore[attr-defined]
+        before = pending.pending
+        handles = [loop.call_later(30, lambda: None) for _ in range(100)]
+        started = pending.pending - before
+        for handle in handles:
+            handle.cancel()
+        ran: list[str] = []
+        done = loop.create_future()
+        loop.call_later(0.02, ran.append, "on time")
+        loop.call_later(0.03, done.set_result, None)
+        await done
+        return started, pending.pending - before, ran
+
+    started, left, ran = runner.run(scenario())
+    assert started == 100
+    assert left == 0
+    assert ran == ["on time"]
