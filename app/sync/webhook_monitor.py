@@ -113,6 +113,7 @@ class WebhookMonitor:
         self._poked = False
         self._waiting: asyncio.Future[None] | None = None
         self._wanted = False
+        self._relist = False  # a 404 on a webhook: read the list again (not the log)
         self._topped_up: dict[str, float] = {}
         self._backfilled: dict[str, int] = {}
         self._next_backfill = 0.0
@@ -216,7 +217,8 @@ class WebhookMonitor:
             while not self.closed:
                 self._poked = False
                 wanted, self._wanted = self._wanted, False
-                if wanted or self._clock() >= next_list:
+                relist, self._relist = self._relist, False
+                if wanted or relist or self._clock() >= next_list:
                     if self.unavailable is None:
                         await self._quietly(self.read_list())
                     next_list = self._clock() + self.list_every
@@ -278,6 +280,8 @@ class WebhookMonitor:
         self.listed_at = self._clock()
         changed = webhooks != self.webhooks
         self.webhooks = webhooks
+        if self.watched is not None and all(w.id != self.watched for w in webhooks):
+            self.watched = None  # deleted on the server: its log answers 404 from now on
         try:
             # A webhook deleted on the server keeps its archive here until the user removes it.
             await self.archive.note_listed((w.id, w.endpoint) for w in webhooks)
@@ -488,7 +492,9 @@ class WebhookMonitor:
         except NotFound as error:
             log.info("a webhook read answered 404: %s", error.message)
             if self.unavailable is None:
-                self._wanted = True
+                # The list again, once; not the log with it (that 404 would ask again at once:
+                # a watched webhook deleted on the server was read back to back).
+                self._relist = True
                 self._poke()
         except ApiError as error:
             log.info("webhook poll failed: %s", error.message)

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 import pytest_asyncio
 
@@ -160,14 +161,46 @@ async def test_a_log_shown_first_is_read_whatever_the_clock_reads(
 
 
 @pytest.mark.asyncio
-async def test_a_shown_webhook_gone_from_the_server_has_the_list_read_again(
+async def test_a_shown_webhook_gone_from_the_server_is_let_go_at_the_next_list(
     server: SandboxServer, client: ApiClient, transport: CountingTransport
 ) -> None:
     server.store.create_webhook("https://hooks.example.com/a")
     monitor = WebhookMonitor(client, DeliveryArchive(), list_every=3600, logs_every=3600)
     monitor.watch("deleted-meanwhile")
     async with running(monitor):
-        await wait_for(lambda: list_reads(transport) >= 2)
+        await wait_for(asleep(monitor))
+    assert list_reads(transport) == 1
+    assert transport.count("/logs") == 0  # its log would only answer 404
+    assert monitor.watched is None
+
+
+class LogsGone(CountingTransport):
+    """A server whose list still has a webhook whose log answers 404 (deleted in between)."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/logs"):
+            self.paths.append(f"{request.method} {request.url.path}")
+            return httpx.Response(404, json={"message": "Not found."}, request=request)
+        return await super().handle_async_request(request)
+
+
+@pytest.mark.asyncio
+async def test_a_log_answering_404_has_the_list_read_again_once_not_in_a_loop(
+    server: SandboxServer,
+) -> None:
+    """Each 404 asked for the list and forced the log read with it: list, log, 404, list, log,
+    404... back to back while the webhook stayed listed."""
+    hook = server.store.create_webhook("https://hooks.example.com/a")
+    transport = LogsGone()
+    async with ApiClient(
+        server.base_url, server.keys.admin, retry=FAST, transport=transport
+    ) as api:
+        monitor = WebhookMonitor(api, DeliveryArchive(), clock=lambda: 0.0)  # nothing falls due
+        monitor.watch(hook)
+        async with running(monitor):
+            await wait_for(asleep(monitor))
+    assert transport.count("/logs") == 1
+    assert list_reads(transport) == 2  # the first, then once after the 404
 
 
 @pytest.mark.asyncio
