@@ -93,10 +93,13 @@ class EventLoop(qasync.QEventLoop):
         if delay > 0:
             return super()._add_callback(handle, delay)
         self._due.append(handle)
+        self._ask_for_drain()
+        return handle
+
+    def _ask_for_drain(self) -> None:
         if not self._drain_asked:
             self._drain_asked = True
             super()._add_callback(self._drain_handle, 0)
-        return handle
 
     def _drain(self) -> None:
         self._drain_asked = False
@@ -109,9 +112,7 @@ class EventLoop(qasync.QEventLoop):
         finally:
             if batch:  # a callback raised through the loop: the rest still run, later
                 self._due.extendleft(reversed(batch))
-                if not self._drain_asked:
-                    self._drain_asked = True
-                    super()._add_callback(self._drain_handle, 0)
+                self._ask_for_drain()
 
     def _add_reader(self, fd: Any, callback: Any, *args: Any) -> None:
         if self._elsewhere():

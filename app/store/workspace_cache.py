@@ -542,7 +542,7 @@ class WorkspaceCache:
             ],
         )
         # Only a post cached before has links to replace (a first sync has none: 2 x 3,000
-        # deletes of nothing were a fifth of its store).
+        # deletes of nothing, ~5 % of its store).
         ids = [(row.id,) for row in changed if row.id in current]
         db.executemany("DELETE FROM post_accounts WHERE post_id = ?", ids)
         db.executemany("DELETE FROM post_labels WHERE post_id = ?", ids)

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
 import pytest
-import pytest_asyncio
 
 from app.api.client import ApiClient
 from app.api.errors import NotFound
@@ -40,24 +38,6 @@ class CountingTransport(httpx.AsyncHTTPTransport):
 
     def count(self, fragment: str) -> int:
         return sum(fragment in path for path in self.paths)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[SandboxServer]:
-    with SandboxServer(tmp_path / "sandbox.db") as running:
-        yield running
-
-
-@pytest.fixture
-def transport() -> CountingTransport:
-    return CountingTransport()
-
-
-@pytest_asyncio.fixture
-async def client(server: SandboxServer, transport: CountingTransport) -> AsyncIterator[ApiClient]:
-    api = ApiClient(server.base_url, server.keys.admin, retry=FAST, transport=transport)
-    yield api
-    await api.aclose()
 
 
 def add_logs(server: SandboxServer, hook: str, count: int, first: int = 0) -> None:

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import httpx
 import pytest
-import pytest_asyncio
 
 from app.api.client import ApiClient
 from app.api.errors import ApiError, NotFound
@@ -21,24 +19,6 @@ from app.sync.webhook_monitor import BACKFILL_PAGES, PER_PAGE, WebhookMonitor
 from tests.sync.test_webhook_monitor import FAST, CountingTransport, wait_for
 
 LISTS = "GET /api/webhooks"
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[SandboxServer]:
-    with SandboxServer(tmp_path / "sandbox.db") as running:
-        yield running
-
-
-@pytest.fixture
-def transport() -> CountingTransport:
-    return CountingTransport()
-
-
-@pytest_asyncio.fixture
-async def client(server: SandboxServer, transport: CountingTransport) -> AsyncIterator[ApiClient]:
-    api = ApiClient(server.base_url, server.keys.admin, retry=FAST, transport=transport)
-    yield api
-    await api.aclose()
 
 
 def list_reads(transport: CountingTransport) -> int:

@@ -16,14 +16,13 @@ from app.sandbox.harness import SandboxServer
 from app.store.delivery_logs import DeliveryArchive
 from app.sync.webhook_monitor import WebhookMonitor
 from tests.sync.test_webhook_monitor import CountingTransport, wait_for
-from tests.sync.test_webhook_monitor_edges import client, server, transport  # noqa: F401
 
 
 @pytest.mark.asyncio
 async def test_a_watched_webhook_gone_from_the_server_is_read_once_then_let_go(
-    server: SandboxServer,  # noqa: F811 (the fixture)
-    client: ApiClient,  # noqa: F811
-    transport: CountingTransport,  # noqa: F811
+    server: SandboxServer,
+    client: ApiClient,
+    transport: CountingTransport,
 ) -> None:
     hook = server.store.create_webhook("https://hooks.example.com/gone")
     other = server.store.create_webhook("https://hooks.example.com/kept")

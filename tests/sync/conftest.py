@@ -1,0 +1,32 @@
+"""Fixtures of the webhook monitor's tests (one copy for the files that read the sandbox through a
+request-counting transport)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from app.api.client import ApiClient
+from app.sandbox.harness import SandboxServer
+from tests.sync.test_webhook_monitor import FAST, CountingTransport
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[SandboxServer]:
+    with SandboxServer(tmp_path / "sandbox.db") as running:
+        yield running
+
+
+@pytest.fixture
+def transport() -> CountingTransport:
+    return CountingTransport()
+
+
+@pytest_asyncio.fixture
+async def client(server: SandboxServer, transport: CountingTransport) -> AsyncIterator[ApiClient]:
+    api = ApiClient(server.base_url, server.keys.admin, retry=FAST, transport=transport)
+    yield api
+    await api.aclose()
