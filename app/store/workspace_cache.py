@@ -260,7 +260,8 @@ class WorkspaceCache:
     def _open_checked(self) -> tuple[sqlite3.Connection, sqlite3.Connection]:
         writer = _connect(self._path)
         try:
-            mode = writer.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            sqlite_file.set_pragmas(writer, ["journal_mode = WAL"])  # waits out a busy file
+            mode = writer.execute("PRAGMA journal_mode").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise CacheError(f"The local cache {self._path} cannot use WAL mode ({mode}).")
             migrate(writer)
