@@ -1,5 +1,5 @@
-"""Fixtures of the webhook monitor's tests (one copy for the files that read the sandbox through a
-request-counting transport)."""
+"""Fixtures shared by the sync tests: the webhook monitor's (the sandbox read through a
+request-counting transport) and the outbox's local file."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest_asyncio
 
 from app.api.client import ApiClient
 from app.sandbox.harness import SandboxServer
+from app.store.local_store import LocalStore
 from tests.sync.test_webhook_monitor import FAST, CountingTransport
 
 
@@ -18,6 +19,13 @@ from tests.sync.test_webhook_monitor import FAST, CountingTransport
 def server(tmp_path: Path) -> Iterator[SandboxServer]:
     with SandboxServer(tmp_path / "sandbox.db") as running:
         yield running
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[LocalStore]:
+    opened = LocalStore.open(tmp_path / "ws.local.sqlite3")
+    yield opened
+    opened.close()
 
 
 @pytest.fixture

@@ -27,13 +27,6 @@ def faulty(tmp_path: Path) -> Iterator[SandboxServer]:
         yield server
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[LocalStore]:
-    opened = LocalStore.open(tmp_path / "ws.local.sqlite3")
-    yield opened
-    opened.close()
-
-
 def batch(server: SandboxServer, text: str, *, two: bool = True) -> BatchRequest:
     destinations = [
         Destination(social_account_id=server.store.account_id("x"), content_type="x_post")

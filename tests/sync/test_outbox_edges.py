@@ -4,9 +4,7 @@ a double answer re-queues once; the words of a refusal."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -15,13 +13,6 @@ from app.store.local_store import LocalStore
 from app.sync.outbox import Outbox, OutboxEntry, OutboxState
 
 DUE = datetime(2030, 5, 1, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[LocalStore]:
-    opened = LocalStore.open(tmp_path / "ws.local.sqlite3")
-    yield opened
-    opened.close()
 
 
 def scheduled_batch() -> BatchRequest:

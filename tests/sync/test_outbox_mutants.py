@@ -4,9 +4,7 @@ already sent, a list that moves while it is read."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -118,13 +116,6 @@ def test_a_post_of_another_content_type_is_not_the_batch() -> None:
 
 
 # -- the sender against the sandbox ---------------------------------------------------------------
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[LocalStore]:
-    opened = LocalStore.open(tmp_path / "ws.local.sqlite3")
-    yield opened
-    opened.close()
 
 
 def _batch(server: SandboxServer, text: str, **fields: Any) -> BatchRequest:

@@ -4,9 +4,6 @@ by a failed check sends nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import httpx
 import pytest
 
@@ -20,13 +17,6 @@ from app.sync.outbox_sender import BACKOFF_MAX, BACKOFF_START, OutboxSender, Sen
 from tests.api.helpers import FakeClock, json_response, make_client, sandbox_client
 
 NO_RETRY = RetryPolicy(max_attempts=1, jitter=0.0)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[LocalStore]:
-    opened = LocalStore.open(tmp_path / "ws.local.sqlite3")
-    yield opened
-    opened.close()
 
 
 def one_batch(account: str = "acc-1") -> BatchRequest:

@@ -6,9 +6,7 @@ A read timeout cannot be produced by the sandbox on demand, so those cases use
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 
 import httpx
 import pytest
@@ -20,13 +18,6 @@ from app.store.local_store import LocalStore
 from app.sync.outbox import Outbox, OutboxState
 from app.sync.outbox_sender import OutboxSender, SenderStatus
 from tests.api.helpers import json_response, make_client, posts_page, sandbox_client
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[LocalStore]:
-    opened = LocalStore.open(tmp_path / "ws.local.sqlite3")
-    yield opened
-    opened.close()
 
 
 def one_batch(account: str = "acc-1") -> BatchRequest:

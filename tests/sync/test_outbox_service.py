@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,13 +16,6 @@ from app.sync.outbox import OutboxEntry, OutboxState
 from app.sync.outbox_sender import SenderStatus
 from app.sync.outbox_service import OutboxService
 from tests.api.helpers import FakeClock, sandbox_client
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[LocalStore]:
-    opened = LocalStore.open(tmp_path / "ws.local.sqlite3")
-    yield opened
-    opened.close()
 
 
 def batch(server: SandboxServer, text: str) -> BatchRequest:

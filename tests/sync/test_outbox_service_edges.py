@@ -4,8 +4,6 @@ an entry: only after a round that began after it asked."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -18,13 +16,6 @@ from app.sync.outbox import OutboxState
 from app.sync.outbox_sender import SenderStatus
 from app.sync.outbox_service import OutboxService
 from tests.api.helpers import FakeClock, json_response, make_client, post_json, sandbox_client
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[LocalStore]:
-    opened = LocalStore.open(tmp_path / "ws.local.sqlite3")
-    yield opened
-    opened.close()
 
 
 def one_batch(account: str, text: str = "Hello") -> BatchRequest:
