@@ -89,6 +89,7 @@ class LoopRunner:
     """One qasync loop (the app's loop) that runs the in-process measurements."""
 
     def __init__(self, qapp: QApplication) -> None:
+        qapp.setQuitOnLastWindowClosed(False)  # as the app: a page closed must not stop the loop
         self.loop = EventLoop(qapp)
         asyncio.set_event_loop(self.loop)
 

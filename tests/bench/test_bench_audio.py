@@ -48,7 +48,6 @@ def _shows(dialog: AudioPickerDialog, query: str) -> Callable[[], bool]:
 
 
 def test_audio_requests_per_query(qapp: QApplication) -> None:
-    qapp.setQuitOnLastWindowClosed(False)
     runner = LoopRunner(qapp)
     rng = random.Random(8)
     per_query: list[int] = []

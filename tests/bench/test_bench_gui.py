@@ -386,6 +386,7 @@ def month_switches(cache_path: Path, *, pause_s: float) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def results(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     scratch = tmp_path_factory.mktemp("bench-gui")
+    qapp.setQuitOnLastWindowClosed(False)  # as the app: a page closed here must not stop the loop
     loop = EventLoop(qapp)
     asyncio.set_event_loop(loop)
     # Other work on the machine inflates every figure: the load is kept with them.

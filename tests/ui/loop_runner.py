@@ -32,6 +32,10 @@ class LoopRunner:
     """Runs coroutines on an `EventLoop`; Qt events are processed while they wait."""
 
     def __init__(self, qapp: QApplication) -> None:
+        # As the app does (ui/application.py): Qt's own "quit when the last window closes" is
+        # not the app's, and with it the GUI bench run after the webhook bench stopped at once
+        # ("Event loop stopped before Future completed", its task stepped with no running loop).
+        qapp.setQuitOnLastWindowClosed(False)
         self.loop = EventLoop(qapp)
         asyncio.set_event_loop(self.loop)
 

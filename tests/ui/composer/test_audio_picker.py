@@ -58,8 +58,6 @@ _DIALOGS: list[AudioPickerDialog] = []
 
 @pytest.fixture
 def runner(qapp: QApplication) -> Iterator[LoopRunner]:
-    # Alone on screen, a closing picker would otherwise quit the app and stop the loop.
-    qapp.setQuitOnLastWindowClosed(False)
     loop_runner = LoopRunner(qapp)
     yield loop_runner
     loop_runner.close()
