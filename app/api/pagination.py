@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import itertools
 import logging
 import math
@@ -317,8 +318,12 @@ class Pages(Generic[T]):
         """Pages in order. With `concurrency > 1` the pages after the first are fetched ahead:
         `concurrency` at a time, or with `adaptive`, as many as pay off (`Pace`), at most
         `concurrency`. The walk is bounded whatever the server says (`WalkGuard`)."""
-        async for page in self._walk(concurrency=concurrency, adaptive=adaptive):
-            yield page
+        # Closed with this one, at once: the pages fetched ahead are cancelled before `aclose()`
+        # returns, not whenever the collector finalizes the inner walk.
+        walk = self._walk(concurrency=concurrency, adaptive=adaptive)
+        async with contextlib.aclosing(walk):
+            async for page in walk:
+                yield page
 
     async def _walk(
         self, *, concurrency: int = 1, adaptive: bool = False, max_pages: int | None = None
@@ -390,9 +395,11 @@ class Pages(Generic[T]):
             await _cancel([future for _, future in ahead])
 
     async def iter_items(self, *, concurrency: int = 1) -> AsyncIterator[T]:
-        async for page in self.iter_pages(concurrency=concurrency):
-            for item in page.data:
-                yield item
+        pages = self.iter_pages(concurrency=concurrency)
+        async with contextlib.aclosing(pages):
+            async for page in pages:
+                for item in page.data:
+                    yield item
 
     async def fetch_all(
         self,
