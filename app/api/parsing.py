@@ -184,12 +184,13 @@ def _mend(
     mended = copy.deepcopy(item)
     tries: dict[tuple[str | int, ...], int] = {}
     given_up: list[str] = []
+    origins = _Origins()
     for _ in range(_MAX_MEND_ROUNDS):
         swept: list[list[Any]] = []
         touched = False
         try:
             for error in errors:
-                part = _mend_part(mended, tuple(error["loc"]), error["type"], tries, swept)
+                part = _mend_part(mended, tuple(error["loc"]), error["type"], tries, swept, origins)
                 if part is not None:
                     touched = True
                     if part not in given_up:
@@ -197,7 +198,7 @@ def _mend(
         except _Unmendable:
             return None
         for nested in swept:
-            nested[:] = [element for element in nested if element is not _GONE]
+            origins.sweep(nested)
         if not touched:
             return None
         errors = check(mended)
@@ -206,15 +207,37 @@ def _mend(
     return None
 
 
+class _Origins:
+    """Where the elements of the nested lists swept so far were in the item as sent: paths are
+    reported (and attempts counted) by those positions, which do not move when an element
+    before them leaves its list."""
+
+    def __init__(self) -> None:
+        self._lists: dict[int, tuple[list[Any], list[int]]] = {}  # the list kept: ids stay unique
+
+    def sweep(self, nested: list[Any]) -> None:
+        before = self.position_of(nested)
+        kept = [n for n, element in enumerate(nested) if element is not _GONE]
+        self._lists[id(nested)] = (nested, [before(n) for n in kept])
+        nested[:] = [nested[n] for n in kept]
+
+    def position_of(self, nested: list[Any]) -> Callable[[int], int]:
+        entry = self._lists.get(id(nested))
+        if entry is None:
+            return lambda index: index
+        return entry[1].__getitem__
+
+
 def _mend_part(
     root: dict[str, Any],
     loc: tuple[str | int, ...],
     kind: str,
     tries: dict[tuple[str | int, ...], int],
     swept: list[list[Any]],
+    origins: _Origins,
 ) -> str | None:
-    """Give up the part at `loc`; its dotted path, or None when an earlier step of this round
-    already took it away (it is looked at again next round)."""
+    """Give up the part at `loc`; its dotted path (positions as sent), or None when an earlier
+    step of this round already took it away (it is looked at again next round)."""
     trail: list[tuple[Any, Any]] = []  # (container, key) from the root down
     node: Any = root
     rest: tuple[str | int, ...] = ()
@@ -233,7 +256,7 @@ def _mend_part(
     if not trail:
         raise _Unmendable
     container, key = trail[-1]
-    path = tuple(k for _, k in trail)
+    path = tuple(origins.position_of(c)(k) if isinstance(c, list) else k for c, k in trail)
     attempt = tries.get(path, 0)
     tries[path] = attempt + 1
     if isinstance(container, list):
