@@ -335,12 +335,18 @@ class WebhookMonitor:
         target = archive.row(webhook_id, log_id)
         if target is None or not target.gap_below:
             return True
-        if first is not None and first.key > target.key:
-            # A gap above this one shifts every page below it by an unknown number of rows.
-            await self._find_below(webhook_id, first)
+        steps = 0
+        while first is not None and first.key > target.key:
+            # A gap above this one shifts every page below it by an unknown number of rows:
+            # read it first (placing this one by counting would store new rows below it), a
+            # few pages at most; past them its place is not known yet.
+            if steps == FILL_TRIES or not await self._find_below(webhook_id, first):
+                return False
+            steps += 1
             target = archive.row(webhook_id, log_id)
             if target is None or not target.gap_below:
                 return True
+            first = archive.first_gap(webhook_id)
         return await self._find_below(webhook_id, target)
 
     async def _find_below(self, webhook_id: str, target: KeptRow) -> bool:
