@@ -240,7 +240,7 @@ class WorkspaceCache:
                 busy = _error_code(exc) in (_SQLITE_BUSY, _SQLITE_LOCKED)
                 advice = " Is Postdesk already running with this workspace?" if busy else ""
                 raise CacheError(
-                    f"Cannot open the local cache {self._path}: {exc}.{advice}"
+                    f"Cannot open the local cache {self._path}: {_said(exc)}.{advice}"
                 ) from None
             reason = str(exc)
         try:
@@ -255,7 +255,7 @@ class WorkspaceCache:
         try:
             return self._open_checked()
         except sqlite3.DatabaseError as exc:
-            raise CacheError(f"Cannot create the local cache {self._path}: {exc}.") from None
+            raise CacheError(f"Cannot create the local cache {self._path}: {_said(exc)}.") from None
 
     def _open_checked(self) -> tuple[sqlite3.Connection, sqlite3.Connection]:
         writer = _connect(self._path)
@@ -574,7 +574,7 @@ class WorkspaceCache:
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise CacheError(f"Cannot write to the local cache: {exc}.") from None
+            raise CacheError(f"Cannot write to the local cache: {_said(exc)}.") from None
         try:
             yield db
             db.execute("COMMIT")
@@ -582,7 +582,7 @@ class WorkspaceCache:
             _rollback(db)
             if _is_damage(exc):
                 raise self._read_failed(exc) from None
-            raise CacheError(f"Cannot write to the local cache: {exc}.") from None
+            raise CacheError(f"Cannot write to the local cache: {_said(exc)}.") from None
         except BaseException:
             _rollback(db)
             raise
@@ -718,7 +718,7 @@ class WorkspaceCache:
 
     def _read_failed(self, exc: sqlite3.Error) -> CacheError:
         if not _is_damage(exc):
-            return CacheError(f"Cannot read the local cache {self._path}: {exc}.")
+            return CacheError(f"Cannot read the local cache {self._path}: {_said(exc)}.")
         # Found only now because the file was closed cleanly (no check at open): leave the
         # open marker at close, so the next start checks the file and rebuilds it.
         self.damage_seen = True
@@ -731,6 +731,12 @@ class WorkspaceCache:
 
 class _Damaged(sqlite3.DatabaseError):
     sqlite_errorcode = _SQLITE_CORRUPT
+
+
+def _said(exc: BaseException) -> str:
+    """An error's text to end one of our sentences (Python's "closed database" one has its own
+    full stop)."""
+    return str(exc).rstrip(".")
 
 
 def _connect(path: Path) -> sqlite3.Connection:
