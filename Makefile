@@ -53,7 +53,7 @@ $(MUTATE_STAMP): $(TEST_STAMP)
 	touch $@
 
 # Mutation testing of app/api, app/sync, app/store, app/compose, app/networks, app/csv_io and
-# app/webhooks (slow: hours on 2 cores; `mutmut run "app.networks*"` narrows it to one package).
+# app/webhooks (slow: 3-4 hours on 2 cores; `mutmut run "app.networks*"` narrows it to one package).
 # Most mutants' tests wait on sockets and timers, not the CPU: more runs than cores pay off.
 MUTATE_CHILDREN ?= 4
 mutate: $(MUTATE_STAMP)
