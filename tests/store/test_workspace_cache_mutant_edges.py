@@ -8,9 +8,7 @@ from __future__ import annotations
 import asyncio
 import locale
 import logging
-import os
 import sqlite3
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -22,6 +20,7 @@ from app.store import CacheError, WorkspaceCache, sqlite_file
 from app.store.post_codec import encode_post, encode_posts
 from app.store.private_files import PRIVATE_MODE, open_private_append
 from app.store.utc_text import parse_utc_text, utc_text
+from tests.local_zone import local_zone
 from tests.store.factories import make_post
 
 
@@ -220,17 +219,8 @@ def test_damage_found_while_reading_tells_the_user_what_to_do_and_logs_the_file(
 @pytest.fixture
 def far_east_local_zone() -> Iterator[None]:
     """The process's local zone set to UTC+9 (the cache must not depend on it)."""
-    before = os.environ.get("TZ")
-    os.environ["TZ"] = "Asia/Tokyo"
-    time.tzset()
-    try:
+    with local_zone("Asia/Tokyo"):
         yield
-    finally:
-        if before is None:
-            del os.environ["TZ"]
-        else:
-            os.environ["TZ"] = before
-        time.tzset()
 
 
 @pytest.mark.usefixtures("far_east_local_zone")

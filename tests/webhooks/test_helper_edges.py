@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import socket
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -30,6 +29,7 @@ from app.webhooks.timeline import (
     timeline_from_counts,
     timeline_of,
 )
+from tests.local_zone import local_zone
 
 BODY = '{"event":"post.published","data":{"id":"p1"}}'
 SECRET = "whsec_test"
@@ -106,17 +106,8 @@ def test_hours_start_on_the_hour_whatever_the_clock_says() -> None:
 @pytest.fixture
 def half_hour_zone() -> Iterator[None]:
     """The computer's clock in India (UTC+05:30): local hours are not UTC hours."""
-    before = os.environ.get("TZ")
-    os.environ["TZ"] = "Asia/Kolkata"
-    time.tzset()
-    try:
+    with local_zone("Asia/Kolkata"):
         yield
-    finally:
-        if before is None:
-            del os.environ["TZ"]
-        else:
-            os.environ["TZ"] = before
-        time.tzset()
 
 
 @pytest.mark.usefixtures("half_hour_zone")
