@@ -20,6 +20,7 @@ from app.sync.outbox import Outbox, OutboxEntry, OutboxState
 from app.sync.outbox_reconcile import reconcile
 from app.sync.outbox_sender import OutboxSender
 from tests.api.helpers import FakeClock, sandbox_client
+from tests.sync.entries import unknown_entry
 
 SENT = datetime(2026, 5, 1, 12, 0, 0, tzinfo=UTC)
 
@@ -49,22 +50,7 @@ def _post(post_id: str, content: str, *platforms: dict[str, Any]) -> Post:
 
 
 def _entry(request: BatchRequest, entry_id: int = 1) -> OutboxEntry:
-    return OutboxEntry(
-        id=entry_id,
-        draft_id=None,
-        request=request,
-        summary="",
-        scheduled_at=None,
-        state=OutboxState.OUTCOME_UNKNOWN,
-        reason=None,
-        post_ids=(),
-        attempts=1,
-        sent_at=SENT,
-        check_after=None,
-        source_key=None,
-        created_at=SENT,
-        updated_at=SENT,
-    )
+    return unknown_entry(entry_id, request, sent=SENT)
 
 
 def _request(text: str, *destinations: tuple[str, str]) -> BatchRequest:

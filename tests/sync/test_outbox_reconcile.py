@@ -7,8 +7,9 @@ from typing import Any
 
 from app.models.posts import Post
 from app.models.requests import BatchRequest, Destination
-from app.sync.outbox import OutboxEntry, OutboxState
+from app.sync.outbox import OutboxEntry
 from app.sync.outbox_reconcile import expected_posts, reconcile
+from tests.sync.entries import unknown_entry
 
 SENT = datetime(2026, 5, 1, 12, 0, 0, 500000, tzinfo=UTC)
 
@@ -32,22 +33,7 @@ def post(post_id: str, account: str, content: str | None, created: datetime) -> 
 
 
 def entry(entry_id: int, request: BatchRequest, sent: datetime = SENT) -> OutboxEntry:
-    return OutboxEntry(
-        id=entry_id,
-        draft_id=None,
-        request=request,
-        summary="",
-        scheduled_at=None,
-        state=OutboxState.OUTCOME_UNKNOWN,
-        reason=None,
-        post_ids=(),
-        attempts=1,
-        sent_at=sent,
-        check_after=None,
-        source_key=None,
-        created_at=sent,
-        updated_at=sent,
-    )
+    return unknown_entry(entry_id, request, sent=sent)
 
 
 def request(text: str, *accounts: str, own: str | None = None) -> BatchRequest:

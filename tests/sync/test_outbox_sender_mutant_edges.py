@@ -25,6 +25,7 @@ from app.sync.outbox import Outbox, OutboxEntry, OutboxState
 from app.sync.outbox_reconcile import DEFAULT_SKEW, DOUBT, reconcile
 from app.sync.outbox_sender import OutboxSender, SenderStatus
 from tests.api.helpers import sandbox_client
+from tests.sync.entries import unknown_entry
 
 Step = str | Callable[[httpx.Request], Awaitable[httpx.Response | None]]
 ONE_TRY = RetryPolicy(max_attempts=1, jitter=0.0)
@@ -355,22 +356,7 @@ def _entry(entry_id: int, *, created: datetime, sent: datetime | None) -> Outbox
     request = BatchRequest(
         content="Hi", destinations=[Destination(social_account_id=ACCOUNT, content_type="x_post")]
     )
-    return OutboxEntry(
-        id=entry_id,
-        draft_id=None,
-        request=request,
-        summary="",
-        scheduled_at=None,
-        state=OutboxState.OUTCOME_UNKNOWN,
-        reason=None,
-        post_ids=(),
-        attempts=1,
-        sent_at=sent,
-        check_after=None,
-        source_key=None,
-        created_at=created,
-        updated_at=sent or created,
-    )
+    return unknown_entry(entry_id, request, sent=sent, created=created)
 
 
 def _verdicts(entries: list[OutboxEntry], posts: list[Post]) -> dict[int, tuple[Any, ...]]:
