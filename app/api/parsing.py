@@ -216,16 +216,13 @@ class _Origins:
         self._lists: dict[int, tuple[list[Any], list[int]]] = {}  # the list kept: ids stay unique
 
     def sweep(self, nested: list[Any]) -> None:
-        before = self.position_of(nested)
         kept = [n for n, element in enumerate(nested) if element is not _GONE]
-        self._lists[id(nested)] = (nested, [before(n) for n in kept])
+        self._lists[id(nested)] = (nested, [self.position(nested, n) for n in kept])
         nested[:] = [nested[n] for n in kept]
 
-    def position_of(self, nested: list[Any]) -> Callable[[int], int]:
+    def position(self, nested: list[Any], index: int) -> int:
         entry = self._lists.get(id(nested))
-        if entry is None:
-            return lambda index: index
-        return entry[1].__getitem__
+        return index if entry is None else entry[1][index]
 
 
 def _mend_part(
@@ -256,7 +253,7 @@ def _mend_part(
     if not trail:
         raise _Unmendable
     container, key = trail[-1]
-    path = tuple(origins.position_of(c)(k) if isinstance(c, list) else k for c, k in trail)
+    path = tuple(origins.position(c, k) if isinstance(c, list) else k for c, k in trail)
     attempt = tries.get(path, 0)
     tries[path] = attempt + 1
     if isinstance(container, list):
